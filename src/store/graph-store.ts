@@ -1,0 +1,68 @@
+/**
+ * The contract of the graph store (DESIGN.md "One graph, many faces", "Durability is ours to build").
+ *
+ * The store owns every fact: one Oxigraph dataset per tenant, living in a worker thread, plus a
+ * journal and snapshots in DATA_DIR. Everything crossing this interface is N-Quads / N-Triples text,
+ * never term objects (measured: term objects cost hundreds of µs per quad as the store grows).
+ */
+
+/** Name of the default tenant (no `NGSILD-Tenant` header). */
+export const DEFAULT_TENANT = "";
+
+/** One change to one named graph of a tenant. */
+export interface GraphWrite {
+  /** IRI of the named graph (for entities: the entity id). */
+  graph: string;
+  /**
+   * The complete new content of the graph as N-Triples text (triples only; the store puts them
+   * in `graph`), or `null` to drop the graph. A write always replaces the whole graph.
+   */
+  triples: string | null;
+}
+
+/** What a committed write tells the change feed. `meta` is what the committer passed, untouched. */
+export interface CommitEvent<M = unknown> {
+  /** Monotonic sequence number of the commit in the journal. */
+  seq: number;
+  tenant: string;
+  writes: GraphWrite[];
+  meta: M;
+}
+
+/** Row of a SPARQL SELECT answer: variable name -> term in N-Triples syntax (`<iri>`, `"lit"^^<dt>`, `_:b`). */
+export type SelectRow = Record<string, string>;
+
+/** Size figures of the store. */
+export interface StoreStats {
+  quads: number;
+  tenants: number;
+  journalBytes: number;
+  lastSeq: number;
+  maxQuads: number;
+}
+
+/** The graph store, as seen from the main thread. */
+export interface GraphStore {
+  /**
+   * Applies `writes` atomically to `tenant` and resolves once the journal record is on disk
+   * (fsync, group commit). Rejects with AppError("StoreFull") past the quad ceiling, with nothing
+   * applied. Emits one CommitEvent (carrying `meta`) to every listener after the disk write.
+   */
+  commit<M>(tenant: string, writes: GraphWrite[], meta: M): Promise<number>;
+  /** N-Triples of each named graph, or null where the graph does not exist. */
+  readGraphs(tenant: string, graphs: string[]): Promise<(string | null)[]>;
+  /** SPARQL SELECT / ASK over one tenant's dataset (union default graph off). */
+  select(tenant: string, sparql: string): Promise<SelectRow[]>;
+  /** Tenants that hold at least one graph. */
+  tenants(): Promise<string[]>;
+  /** Listener for every committed write (the change feed). Returns an unsubscribe function. */
+  onCommit(listener: (event: CommitEvent) => void): () => void;
+  /** Store statistics. */
+  stats(): Promise<StoreStats>;
+  /** Writes a snapshot and truncates the journal (compaction). */
+  compact(): Promise<void>;
+  /** True if the worker answers and the journal is writable. */
+  health(): Promise<{ ok: boolean; journalWritable: boolean; detail?: string }>;
+  /** Finishes in-flight commits, flushes the journal, stops the worker. */
+  close(): Promise<void>;
+}
