@@ -1,0 +1,94 @@
+import path from "node:path";
+
+/** Log levels in increasing severity. */
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+/** One log level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The service configuration, read from the environment once at start (issue 2 item 2). */
+export interface Config {
+  /** TCP port of every face (NGSI-LD, SPARQL, REST, GraphQL, WS). Env `PORT`, default 1026. */
+  port: number;
+  /** Address to bind. Env `HOST`, default 0.0.0.0. */
+  host: string;
+  /** Where the journal, snapshots and caches live. Env `DATA_DIR`, default ./data. */
+  dataDir: string;
+  /** Redis connection URL; undefined = embedded (in-process) queues and counters. Env `REDIS_URL`. */
+  redisUrl?: string;
+  /** Env `LOG_LEVEL`: debug, info, warn, error. Default info. */
+  logLevel: LogLevel;
+  /** Largest accepted request body in bytes. Env `MAX_BODY_BYTES`, default 2 MiB. */
+  maxBodyBytes: number;
+  /** Quad ceiling of the store; writes past it fail with 507. Env `MAX_QUADS`, default 8,000,000. */
+  maxQuads: number;
+  /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
+  journalCompactBytes: number;
+  /** Folder of extra URL -> file context mappings (index.json). Env `PRELOAD_CONTEXTS_DIR`. */
+  preloadContextsDir?: string;
+  /** Timeout for fetching a remote @context, ms. Env `CONTEXT_FETCH_TIMEOUT_MS`, default 3000. */
+  contextFetchTimeoutMs: number;
+  /** Load the HCMC dataset into an empty store at start. Env `SEED` (on/off), default on. */
+  seed: boolean;
+  /** Run the live observation feed. Env `FEED` (on/off), default on. */
+  feed: boolean;
+  /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
+  maxLimit: number;
+}
+
+/** Thrown for a bad environment value; main() prints its message and exits 1. */
+export class ConfigError extends Error {}
+
+function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return def;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function switchVar(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return def;
+  if (["on", "true", "1", "yes"].includes(raw)) return true;
+  if (["off", "false", "0", "no"].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
+}
+
+function urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL such as redis://127.0.0.1:6379, got "${raw}"`);
+  }
+  if (!protocols.includes(u.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(" or ")}, got "${u.protocol}"`);
+  }
+  return raw;
+}
+
+/** Reads and validates the configuration from `env`; throws ConfigError with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const level = (env.LOG_LEVEL ?? "info").trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
+  }
+  return {
+    port: intVar(env, "PORT", 1026, 0, 65535),
+    host: env.HOST?.trim() || "0.0.0.0",
+    dataDir: path.resolve(env.DATA_DIR?.trim() || "./data"),
+    redisUrl: urlVar(env, "REDIS_URL", ["redis:", "rediss:"]),
+    logLevel: level as LogLevel,
+    maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
+    journalCompactBytes: intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
+    preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
+    contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),
+    seed: switchVar(env, "SEED", true),
+    feed: switchVar(env, "FEED", true),
+    maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * True if `s` is an absolute URI (RFC 3986 §4.3: a scheme, ":", then at least one character) with no
+ * characters that can never appear in a URI. ETSI GS CIM 009 §4.5.1 requires entity ids, datasetIds
+ * and relationship objects to be URIs.
+ */
+export function isAbsoluteUri(s: unknown): s is string {
+  return typeof s === "string" && /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/.test(s);
+}
+
+/**
+ * True if `name` may be used as an attribute or type name (§4.6.2: no characters from the forbidden
+ * set `<>"'=;()` and no control characters or white space).
+ */
+export function isValidName(name: string): boolean {
+  return name.length > 0 && !/[<>"'=;()\s\u0000-\u001f]/.test(name);
+}

@@ -1,0 +1,82 @@
+import type { CommitEvent, GraphStore } from "../graph-store";
+
+const RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+
+/**
+ * The id/type index (DESIGN.md "Indexes beside the store, derived from it"): for every tenant, the
+ * entity graphs that exist and the expanded types of each. Built from the graph at start, kept
+ * current by the change feed; a cache that can always be rebuilt from the store.
+ */
+export class EntityIndex {
+  private readonly tenants = new Map<string, Map<string, string[]>>();
+
+  /** Rebuilds the index from the store (start-up). */
+  async rebuild(store: GraphStore): Promise<void> {
+    this.tenants.clear();
+    for (const tenant of await store.tenants()) {
+      const rows = await store.select(tenant, `SELECT ?g ?t WHERE { GRAPH ?g { ?g a ?t } }`);
+      const map = this.tenantMap(tenant);
+      for (const r of rows) {
+        const id = r.g.slice(1, -1);
+        const t = r.t.slice(1, -1);
+        const list = map.get(id);
+        if (list) list.push(t);
+        else map.set(id, [t]);
+      }
+    }
+  }
+
+  /** Applies one committed write (the change-feed listener). */
+  apply(event: CommitEvent): void {
+    const map = this.tenantMap(event.tenant);
+    for (const w of event.writes) {
+      if (w.triples === null) map.delete(w.graph);
+      else map.set(w.graph, typesInTriples(w.graph, w.triples));
+    }
+  }
+
+  /** True if entity `id` exists in `tenant`. */
+  has(tenant: string, id: string): boolean {
+    return this.tenants.get(tenant)?.has(id) ?? false;
+  }
+
+  /** Expanded types of entity `id`, or undefined. */
+  types(tenant: string, id: string): string[] | undefined {
+    return this.tenants.get(tenant)?.get(id);
+  }
+
+  /** Every entity id of `tenant` with its types, in insertion order. */
+  entries(tenant: string): IterableIterator<[string, string[]]> {
+    return this.tenantMap(tenant).entries();
+  }
+
+  /** Number of entities of `tenant`. */
+  size(tenant: string): number {
+    return this.tenants.get(tenant)?.size ?? 0;
+  }
+
+  /** Tenants known to the index. */
+  tenantNames(): string[] {
+    return [...this.tenants.keys()].filter((t) => (this.tenants.get(t)?.size ?? 0) > 0);
+  }
+
+  private tenantMap(tenant: string): Map<string, string[]> {
+    let m = this.tenants.get(tenant);
+    if (!m) this.tenants.set(tenant, (m = new Map()));
+    return m;
+  }
+}
+
+/** The rdf:type objects of subject `id` in N-Triples text (lines `<id> rdf:type <T> .`). */
+function typesInTriples(id: string, triples: string): string[] {
+  const prefix = `<${id}> ${RDF_TYPE} <`;
+  const out: string[] = [];
+  let at = triples.indexOf(prefix);
+  while (at !== -1) {
+    const start = at + prefix.length;
+    const end = triples.indexOf(">", start);
+    out.push(triples.slice(start, end));
+    at = triples.indexOf(prefix, end);
+  }
+  return out;
+}
