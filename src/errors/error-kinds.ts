@@ -7,6 +7,7 @@ export const ERROR_KINDS = {
   BadRequestData: { status: 400, problem: "BadRequestData", code: "INVALID_PARAMETER", title: "Bad request data" },
   InvalidRequest: { status: 400, problem: "InvalidRequest", code: "INVALID_REQUEST", title: "Invalid request" },
   ResourceNotFound: { status: 404, problem: "ResourceNotFound", code: "NOT_FOUND", title: "Resource not found" },
+  NonexistentTenant: { status: 404, problem: "NonexistentTenant", code: "NOT_FOUND", title: "Tenant not found" },
   AlreadyExists: { status: 409, problem: "AlreadyExists", code: "CONFLICT", title: "Already exists" },
   OperationNotSupported: {
     status: 422,

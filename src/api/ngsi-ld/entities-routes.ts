@@ -1,0 +1,140 @@
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { badRequest } from "../../errors";
+import type { AttributeService, UpdateResult } from "../../ngsi-ld/entities/attribute-service";
+import { EntityService, splitNulls } from "../../ngsi-ld/entities/entity-service";
+import { canonicalName } from "../../ngsi-ld/model/canonical-names";
+import { instancesOf } from "../../ngsi-ld/model/entity";
+import { renderEntity } from "../../ngsi-ld/render/render-entity";
+import { renderFeature } from "../../ngsi-ld/render/render-geojson";
+import { entityFromBody, objectBody } from "./entity-body";
+import { negotiate, sendNgsi } from "./negotiate";
+import type { NgsiState } from "./ngsi-state";
+import { optionsParam, param, pathEntityId, renderOptions } from "./query-params";
+
+const st = (ctx: Context) => ctx.state as NgsiState;
+
+/** 204 when every attribute was changed, else 207 with the UpdateResult (ETSI GS CIM 009 §6.6.3.1, §6.7.3.1). */
+function sendUpdateResult(ctx: Context, r: UpdateResult): void {
+  if (r.notUpdated.length === 0) ctx.status = 204;
+  else {
+    ctx.status = 207;
+    ctx.body = r;
+  }
+}
+
+/**
+ * Routes of the entity and attribute resources (ETSI GS CIM 009 v1.8 §6.4 to §6.7):
+ * POST /entities, GET/PUT/PATCH/DELETE /entities/{entityId}, POST/PATCH /entities/{entityId}/attrs,
+ * PATCH/PUT/DELETE /entities/{entityId}/attrs/{attrId}.
+ */
+export function registerEntityRoutes(router: Router, entities: EntityService, attrs: AttributeService): void {
+  router.post("/entities", async (ctx) => {
+    const s = st(ctx);
+    const entity = entityFromBody(objectBody(ctx), "entity", s.ldContext);
+    await entities.create(s.tenant, entity, s.ldContext);
+    ctx.status = 201;
+    ctx.set("Location", `/ngsi-ld/v1/entities/${entity.id}`);
+  });
+
+  router.get("/entities/:entityId", async (ctx) => {
+    const s = st(ctx);
+    const id = pathEntityId(ctx);
+    const opts = renderOptions(ctx, s.ldContext);
+    const type = negotiate(ctx, ["application/json", "application/ld+json", "application/geo+json"]);
+    const e = await entities.retrieve(s.tenant, id, s.ldContext);
+    const geoProp = param(ctx, "geometryProperty");
+    const body =
+      type === "application/geo+json"
+        ? renderFeature(e, opts, geoProp ? canonicalName(s.ldContext, geoProp) : undefined)
+        : renderEntity(e, opts);
+    sendNgsi(ctx, 200, body, type);
+  });
+
+  router.delete("/entities/:entityId", async (ctx) => {
+    const s = st(ctx);
+    await entities.delete(s.tenant, pathEntityId(ctx), s.ldContext);
+    ctx.status = 204;
+  });
+
+  router.put("/entities/:entityId", async (ctx) => {
+    const s = st(ctx);
+    const id = pathEntityId(ctx);
+    const raw = objectBody(ctx);
+    if (raw.id !== undefined && raw.id !== id) throw badRequest("The id in the body differs from the path");
+    const entity = entityFromBody({ ...raw, id }, "entity", s.ldContext);
+    await entities.replace(s.tenant, id, entity, s.ldContext);
+    ctx.status = 204;
+  });
+
+  router.patch("/entities/:entityId", async (ctx) => {
+    const s = st(ctx);
+    const id = pathEntityId(ctx);
+    const raw = objectBody(ctx);
+    if (raw.id !== undefined && raw.id !== id) throw badRequest("The id in the body differs from the path");
+    const { rest, nulls } = splitNulls(raw);
+    const patch = entityFromBody(rest, "fragment", s.ldContext);
+    const nullNames = nulls.map((n) => canonicalName(s.ldContext, n));
+    await entities.merge(s.tenant, id, patch, nullNames, s.ldContext);
+    ctx.status = 204;
+  });
+
+  router.post("/entities/:entityId/attrs", async (ctx) => {
+    const s = st(ctx);
+    const id = pathEntityId(ctx);
+    const fragment = entityFromBody(fragmentBody(ctx, id), "fragment", s.ldContext);
+    const noOverwrite = optionsParam(ctx).has("noOverwrite");
+    sendUpdateResult(ctx, await attrs.append(s.tenant, id, fragment, noOverwrite, s.ldContext));
+  });
+
+  router.patch("/entities/:entityId/attrs", async (ctx) => {
+    const s = st(ctx);
+    const id = pathEntityId(ctx);
+    const fragment = entityFromBody(fragmentBody(ctx, id), "fragment", s.ldContext);
+    sendUpdateResult(ctx, await attrs.update(s.tenant, id, fragment, s.ldContext));
+  });
+
+  router.patch("/entities/:entityId/attrs/:attrId", async (ctx) => {
+    const s = st(ctx);
+    const { id, name } = attrPath(ctx);
+    const insts = attributeBody(ctx, name, s);
+    await attrs.partialUpdate(s.tenant, id, name, insts, s.ldContext);
+    ctx.status = 204;
+  });
+
+  router.put("/entities/:entityId/attrs/:attrId", async (ctx) => {
+    const s = st(ctx);
+    const { id, name } = attrPath(ctx);
+    await attrs.replaceAttribute(s.tenant, id, name, attributeBody(ctx, name, s), s.ldContext);
+    ctx.status = 204;
+  });
+
+  router.delete("/entities/:entityId/attrs/:attrId", async (ctx) => {
+    const s = st(ctx);
+    const { id, name } = attrPath(ctx);
+    const datasetId = param(ctx, "datasetId");
+    const deleteAll = param(ctx, "deleteAll") === "true";
+    await attrs.deleteAttribute(s.tenant, id, name, { datasetId, deleteAll }, s.ldContext);
+    ctx.status = 204;
+  });
+}
+
+/** The body of an attribute-list operation: an object of attributes; a stray id must match the path. */
+function fragmentBody(ctx: Context, id: string): Record<string, unknown> {
+  const raw = objectBody(ctx);
+  if (raw.id !== undefined && raw.id !== id) throw badRequest("The id in the body differs from the path");
+  const { id: _i, type: _t, ...attrsOnly } = raw;
+  if (Object.keys(attrsOnly).length === 0) throw badRequest("The body holds no attribute");
+  return attrsOnly;
+}
+
+function attrPath(ctx: Context): { id: string; name: string } {
+  const id = pathEntityId(ctx);
+  const attrId = (ctx.params as Record<string, string>).attrId;
+  return { id, name: canonicalName(st(ctx).ldContext, attrId) };
+}
+
+/** The body of a single-attribute operation (§6.7.3.1, §6.7.3.3): one attribute's instance(s). */
+function attributeBody(ctx: Context, name: string, s: NgsiState) {
+  return instancesOf(entityFromBody({ [name]: objectBody(ctx) }, "fragment", s.ldContext), name);
+}

@@ -1,0 +1,20 @@
+import type { Context } from "koa";
+import { badRequest } from "../../errors";
+import type { CompiledContext } from "../../rdf/compiled-context";
+import { canonicalizeEntity } from "../../ngsi-ld/model/canonical-names";
+import type { Entity } from "../../ngsi-ld/model/entity";
+import { EntityBodyKind, isObject, normalizeEntity } from "../../ngsi-ld/model/normalize-entity";
+import type { NgsiState } from "./ngsi-state";
+
+/** The request body as a JSON object without its @context; 400 if there is no object body. */
+export function objectBody(ctx: Context): Record<string, unknown> {
+  const body = (ctx.state as NgsiState).body;
+  if (!isObject(body)) throw badRequest("The body must be a JSON object");
+  const { "@context": _c, ...rest } = body;
+  return rest;
+}
+
+/** Validates and normalizes a body holding an entity or fragment, with names canonical for `ldc`. */
+export function entityFromBody(raw: Record<string, unknown>, kind: EntityBodyKind, ldc: CompiledContext): Entity {
+  return canonicalizeEntity(normalizeEntity(raw, kind), ldc);
+}

@@ -1,0 +1,55 @@
+import type { Context } from "koa";
+import { AppError } from "../../errors";
+import { CORE_CONTEXT_URL, NgsiState } from "./ngsi-state";
+
+/** The response media types of the NGSI-LD face (ETSI GS CIM 009 §6.3.6). */
+export type NgsiMediaType = "application/json" | "application/ld+json" | "application/geo+json";
+
+/**
+ * Picks the response media type from the Accept header among `offered` (first = default);
+ * 406 NotAcceptable when none fits (§6.3.6).
+ */
+export function negotiate(ctx: Context, offered: NgsiMediaType[]): NgsiMediaType {
+  const accept = ctx.get("Accept");
+  if (!accept) return offered[0];
+  const ranges = accept
+    .split(",")
+    .map((r) => {
+      const [type, ...params] = r.trim().split(";");
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      return { type: type.trim().toLowerCase(), q: q ? Number(q.slice(2)) : 1 };
+    })
+    .filter((r) => r.q > 0)
+    .sort((a, b) => b.q - a.q);
+  for (const r of ranges) {
+    if (r.type === "*/*" || r.type === "application/*") return offered[0];
+    const hit = offered.find((o) => o === r.type);
+    if (hit) return hit;
+  }
+  throw new AppError("NotAcceptable", `None of the media types in Accept (${accept}) can be produced`);
+}
+
+/** The @context to show with a response: what the request used, else the core context URL. */
+export function responseContext(state: NgsiState): unknown {
+  return state.contextValue ?? CORE_CONTEXT_URL;
+}
+
+/**
+ * Sends a JSON body in the negotiated media type: with `@context` inside for JSON-LD (objects, or each
+ * element of an array), with a context Link header for plain JSON and GeoJSON (§6.3.5, §6.3.6).
+ */
+export function sendNgsi(ctx: Context, status: number, body: unknown, type: NgsiMediaType): void {
+  const state = ctx.state as NgsiState;
+  const context = responseContext(state);
+  ctx.status = status;
+  if (type === "application/ld+json") {
+    const add = (o: unknown): unknown =>
+      typeof o === "object" && o !== null && !Array.isArray(o) ? { ...o, "@context": context } : o;
+    ctx.body = Array.isArray(body) ? body.map(add) : add(body);
+  } else {
+    ctx.body = body;
+    const url = typeof context === "string" ? context : CORE_CONTEXT_URL;
+    ctx.append("Link", `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`);
+  }
+  ctx.type = type;
+}

@@ -1,0 +1,26 @@
+import type { CompiledContext } from "../../rdf/compiled-context";
+
+/** The core context URL the broker answers with when a request named no context (ETSI GS CIM 009 Annex B). */
+export const CORE_CONTEXT_URL = "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld";
+
+/** What the NGSI-LD request middleware leaves in `ctx.state` for the routes. */
+export interface NgsiState {
+  /** Tenant from `NGSILD-Tenant` ("" = default tenant), ETSI GS CIM 009 §6.3.14. */
+  tenant: string;
+  /** Parsed JSON body, if the request had one. */
+  body?: unknown;
+  /** Media type of the request body. */
+  bodyType?: "application/json" | "application/ld+json" | "application/merge-patch+json";
+  /** The @context value in effect (Link URL, or the body's @context), undefined = core only. */
+  contextValue?: unknown;
+  /** The compiled context in effect. */
+  ldContext: CompiledContext;
+}
+
+/** The context services the NGSI-LD face needs (implemented in src/rdf). */
+export interface ContextProvider {
+  /** The compiled context for an @context value (undefined = the core context alone). */
+  compiled(value: unknown): Promise<CompiledContext>;
+  /** The context URL of a `Link` header value; throws 400 when malformed. */
+  parseContextLink(header: string): string | undefined;
+}

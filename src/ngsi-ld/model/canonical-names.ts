@@ -1,0 +1,39 @@
+import type { CompiledContext } from "../../rdf/compiled-context";
+import { ATTRIBUTE_META_MEMBERS } from "./attribute-kinds";
+import { attributeNames, Entity } from "./entity";
+
+/**
+ * Rewrites the type and attribute names of a request entity (recursively, sub-attributes too) to the
+ * form the stored entity compacts to under the same context: expand, then compact. So `speed`,
+ * `https://example.org/speed` and `ex:speed` name one attribute when the context says so
+ * (JSON-LD 1.1 §4.1 IRI expansion, §4.3 IRI compaction).
+ */
+export function canonicalizeEntity(e: Entity, ldc: CompiledContext): Entity {
+  if (e.type !== undefined) {
+    e.type = Array.isArray(e.type) ? e.type.map((t) => canon(ldc, t)) : canon(ldc, e.type);
+  }
+  for (const name of attributeNames(e)) {
+    const value = canonicalizeSubs(e[name], ldc);
+    delete e[name];
+    e[canon(ldc, name)] = value;
+  }
+  return e;
+}
+
+function canonicalizeSubs(v: unknown, ldc: CompiledContext): unknown {
+  if (Array.isArray(v)) return v.map((x) => canonicalizeSubs(x, ldc));
+  if (typeof v !== "object" || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (ATTRIBUTE_META_MEMBERS.has(k)) out[k] = x;
+    else out[canon(ldc, k)] = canonicalizeSubs(x, ldc);
+  }
+  return out;
+}
+
+/** Expands then compacts a name with `ldc`, so that an IRI and its term name the same thing. */
+export function canonicalName(ldc: CompiledContext, name: string): string {
+  return ldc.compactIri(ldc.expandTerm(name));
+}
+
+const canon = canonicalName;

@@ -1,0 +1,33 @@
+/**
+ * Parses a `lang` parameter (ETSI GS CIM 009 v1.8 §4.15: a language tag, a comma-separated list with
+ * optional q-weights, or `*`) into tags in order of preference.
+ */
+export function parseLang(raw: string): string[] {
+  return raw
+    .split(",")
+    .map((part) => {
+      const [tag, ...params] = part.trim().split(";");
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      return { tag: tag.trim(), q: q ? Number(q.slice(2)) : 1 };
+    })
+    .filter((x) => x.tag.length > 0)
+    .sort((a, b) => b.q - a.q)
+    .map((x) => x.tag);
+}
+
+/**
+ * Picks the string of a language map for the preferences (§4.15): the first preferred tag present,
+ * any tag for `*`, then `@none`, then the first entry. Returns the value and the tag chosen.
+ */
+export function pickLanguage(
+  map: Record<string, unknown>,
+  prefs: string[],
+): { value: unknown; lang: string | undefined } {
+  for (const p of prefs) {
+    if (p === "*") break;
+    if (p in map) return { value: map[p], lang: p };
+  }
+  if ("@none" in map) return { value: map["@none"], lang: "@none" };
+  const first = Object.keys(map)[0];
+  return { value: first === undefined ? undefined : map[first], lang: first };
+}
