@@ -1,0 +1,33 @@
+import type Router from "@koa/router";
+import type { GraphStore } from "../../store/graph-store";
+
+/** A dependency the health check asks (Redis when configured, for example). */
+export type HealthProbe = () => Promise<{ ok: boolean; detail?: string }>;
+
+/**
+ * GET /health (issue 2 item 9): the store answers, the journal is writable, and every configured
+ * extra dependency (Redis) is reachable. 200 when all are fine, 503 otherwise, with the reasons.
+ */
+export function registerHealthRoutes(router: Router, store: GraphStore, probes: Record<string, HealthProbe>): void {
+  router.get("/health", async (ctx) => {
+    const checks: Record<string, { ok: boolean; detail?: string }> = {};
+    try {
+      const h = await store.health();
+      checks.store = { ok: h.ok, detail: h.detail };
+      checks.journal = { ok: h.journalWritable };
+    } catch (e) {
+      checks.store = { ok: false, detail: (e as Error).message };
+    }
+    for (const [name, probe] of Object.entries(probes)) {
+      try {
+        checks[name] = await probe();
+      } catch (e) {
+        checks[name] = { ok: false, detail: (e as Error).message };
+      }
+    }
+    const ok = Object.values(checks).every((c) => c.ok);
+    const stats = await store.stats().catch(() => undefined);
+    ctx.status = ok ? 200 : 503;
+    ctx.body = { status: ok ? "ok" : "degraded", checks, store: stats };
+  });
+}
