@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * A URL -> local file map read from an `index.json` of the form
+ * `{"contexts": {"<url>": "<file relative to the folder>", "<url-prefix>*": "<file>"}}`.
+ * Exact URLs win over prefix patterns; among patterns the longest prefix wins. Used for the
+ * project's `contexts/` folder and for the preload folder of air-gapped sites.
+ */
+export class ContextUrlMap {
+  private readonly exact = new Map<string, string>();
+  private readonly prefixes: Array<[string, string]> = [];
+
+  /** Reads `<dir>/index.json`; a missing folder or index gives an empty map. Bad JSON throws. */
+  constructor(readonly dir: string) {
+    const indexPath = path.join(dir, "index.json");
+    if (!fs.existsSync(indexPath)) return;
+    const parsed: unknown = JSON.parse(fs.readFileSync(indexPath, "utf8"));
+    const contexts = isRecord(parsed) ? parsed.contexts : undefined;
+    if (!isRecord(contexts)) throw new Error(`${indexPath}: expected {"contexts": {url: file}}`);
+    for (const [url, file] of Object.entries(contexts)) {
+      if (typeof file !== "string") throw new Error(`${indexPath}: file for ${url} must be a string`);
+      const abs = path.resolve(dir, file);
+      if (url.endsWith("*")) this.prefixes.push([url.slice(0, -1), abs]);
+      else this.exact.set(url, abs);
+    }
+    this.prefixes.sort((a, b) => b[0].length - a[0].length);
+  }
+
+  /** The absolute path of the file mapped to `url`, if any. */
+  lookup(url: string): string | undefined {
+    const hit = this.exact.get(url);
+    if (hit !== undefined) return hit;
+    for (const [prefix, file] of this.prefixes) if (url.startsWith(prefix)) return file;
+    return undefined;
+  }
+
+  /** Number of mappings (exact + patterns). */
+  get size(): number {
+    return this.exact.size + this.prefixes.length;
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
