@@ -1,6 +1,7 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 import type { GraphStore, GraphWrite } from "../../store/graph-store";
 import type { EntityIndex } from "../../store/indexes/entity-index";
+import type { GraphCache } from "../../store/indexes/graph-cache";
 import type { Entity } from "../model/entity";
 import type { EntityCodec } from "./entity-codec";
 import { KeyedLock } from "./keyed-lock";
@@ -27,6 +28,7 @@ export class EntityRepository {
     private readonly store: GraphStore,
     readonly index: EntityIndex,
     private readonly codec: EntityCodec,
+    private readonly cache: GraphCache,
   ) {}
 
   /** True if the entity exists (index lookup, no store round trip). */
@@ -36,17 +38,25 @@ export class EntityRepository {
 
   /** Reads one entity, compacted with `ctx`; undefined if it does not exist. */
   async read(tenant: string, id: string, ctx: CompiledContext): Promise<Entity | undefined> {
-    if (!this.index.has(tenant, id)) return undefined;
-    const [triples] = await this.store.readGraphs(tenant, [id]);
-    return triples === null ? undefined : this.codec.fromTriples(triples, id, ctx);
+    return (await this.readMany(tenant, [id], ctx))[0];
   }
 
   /** Reads many entities in one round trip; missing ones are undefined. */
   async readMany(tenant: string, ids: string[], ctx: CompiledContext): Promise<(Entity | undefined)[]> {
-    const present = ids.filter((id) => this.index.has(tenant, id));
-    const graphs = present.length ? await this.store.readGraphs(tenant, present) : [];
     const byId = new Map<string, string | null>();
-    present.forEach((id, i) => byId.set(id, graphs[i]));
+    const missing: string[] = [];
+    for (const id of ids) {
+      if (!this.index.has(tenant, id)) continue;
+      const hit = this.cache.get(tenant, id);
+      if (hit !== undefined) byId.set(id, hit);
+      else missing.push(id);
+    }
+    const graphs = missing.length ? await this.store.readGraphs(tenant, missing) : [];
+    missing.forEach((id, i) => {
+      const t = graphs[i];
+      byId.set(id, t);
+      if (t !== null) this.cache.set(tenant, id, t);
+    });
     return ids.map((id) => {
       const t = byId.get(id);
       return t ? this.codec.fromTriples(t, id, ctx) : undefined;
