@@ -30,7 +30,9 @@ export function parseContextDocument(text: string, url: string): ContextDocument
 /** Checks an already parsed document (see {@link parseContextDocument}). */
 export function checkContextDocument(parsed: unknown, url: string): ContextDocument {
   if (!isJsonObject(parsed) || !("@context" in parsed)) {
-    throw new AppError("BadRequestData", `The document at ${url} has no top-level "@context" member`, { url });
+    throw new AppError("BadRequestData", `The document at ${url} has no top-level "@context" member`, {
+      url,
+    });
   }
   return parsed as ContextDocument;
 }

@@ -16,7 +16,9 @@ export type FetchFn = (url: string, init: RequestInit) => Promise<Response>;
 const ACCEPT = "application/ld+json, application/json;q=0.9, */*;q=0.1";
 
 function unavailable(url: string, reason: string): AppError {
-  return new AppError("LdContextNotAvailable", `The @context ${url} could not be retrieved: ${reason}`, { url });
+  return new AppError("LdContextNotAvailable", `The @context ${url} could not be retrieved: ${reason}`, {
+    url,
+  });
 }
 
 /**
@@ -33,7 +35,9 @@ export async function fetchContextDocument(
 ): Promise<ContextDocument> {
   const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
   if (scheme !== "http:" && scheme !== "https:") {
-    throw new AppError("BadRequestData", `Only http and https @context URLs can be fetched, got ${url}`, { url });
+    throw new AppError("BadRequestData", `Only http and https @context URLs can be fetched, got ${url}`, {
+      url,
+    });
   }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), limits.timeoutMs);

@@ -77,11 +77,14 @@ export function parseLinkHeader(header: string): LinkValue[] {
  */
 export function parseContextLink(header: string | undefined): string | undefined {
   if (header === undefined || header.trim() === "") return undefined;
-  const links = parseLinkHeader(header).filter((l) => (l.params.rel ?? "").split(/\s+/).includes(JSON_LD_CONTEXT_REL));
+  const links = parseLinkHeader(header).filter((l) =>
+    (l.params.rel ?? "").split(/\s+/).includes(JSON_LD_CONTEXT_REL),
+  );
   if (links.length === 0) return undefined;
   if (links.length > 1) throw bad("More than one JSON-LD @context Link header", header);
   const target = links[0].target;
-  if (!isAbsoluteUrl(target)) throw bad(`The JSON-LD @context Link target must be an absolute URL: ${target}`, header);
+  if (!isAbsoluteUrl(target))
+    throw bad(`The JSON-LD @context Link target must be an absolute URL: ${target}`, header);
   return target;
 }
 

@@ -146,7 +146,9 @@ export class ContextLoader {
     try {
       text = await fs.readFile(file, "utf8");
     } catch {
-      throw new AppError("LdContextNotAvailable", `The local copy of ${url} (${file}) cannot be read`, { url });
+      throw new AppError("LdContextNotAvailable", `The local copy of ${url} (${file}) cannot be read`, {
+        url,
+      });
     }
     const doc = parseContextDocument(text, url);
     this.files.set(file, doc);

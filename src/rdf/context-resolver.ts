@@ -99,7 +99,8 @@ async function flatten(
   state.onUrl?.(value);
   if (isCoreContextUrl(value)) return;
   if (chain.includes(value)) throw bad(`@context ${value} includes itself`, { chain: [...chain, value] });
-  if (chain.length >= state.maxDepth) throw bad(`@context nesting deeper than ${state.maxDepth}`, { url: value });
+  if (chain.length >= state.maxDepth)
+    throw bad(`@context nesting deeper than ${state.maxDepth}`, { url: value });
   const doc = await loader.load(value);
   await flatten(doc["@context"], loader, out, [...chain, value], state, true);
 }

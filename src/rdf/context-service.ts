@@ -1,5 +1,6 @@
 import { AppError } from "../errors";
 import type { CompiledContext } from "./compiled-context";
+import { parseContextLink } from "./context-link";
 import { ContextLru } from "./context-lru";
 import { type ContextDocumentLoader, resolveContext } from "./context-resolver";
 
@@ -88,6 +89,11 @@ export class ContextService {
     return resolveContext(value, this.loader);
   }
 
+  /** The @context URL of a Link header value (see {@link parseContextLink}); 400 when malformed. */
+  parseContextLink(header: string): string | undefined {
+    return parseContextLink(header);
+  }
+
   /** Forgets every compiled context (after a @context was deleted or reloaded, §5.13.5). */
   clear(): void {
     this.lru.clear();
@@ -114,6 +120,7 @@ export class ContextService {
 /** A canonical cache key of an @context value: the URL itself, or its JSON text. */
 export function canonicalKey(value: unknown): string {
   if (typeof value === "string") return value.startsWith("json:") ? `url:${value}` : value;
-  if (Array.isArray(value) && value.length === 1 && typeof value[0] === "string") return canonicalKey(value[0]);
+  if (Array.isArray(value) && value.length === 1 && typeof value[0] === "string")
+    return canonicalKey(value[0]);
   return `json:${JSON.stringify(value)}`;
 }
