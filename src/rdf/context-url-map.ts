@@ -4,12 +4,13 @@ import path from "node:path";
 /**
  * A URL -> local file map read from an `index.json` of the form
  * `{"contexts": {"<url>": "<file relative to the folder>", "<url-prefix>*": "<file>"}}`.
- * Exact URLs win over prefix patterns; among patterns the longest prefix wins. Used for the
+ * A `*` in a key matches any run of characters (`https://host/core*.jsonld`, `https://mirror/*`).
+ * Exact URLs win over patterns; among patterns the longest key wins. Used for the
  * project's `contexts/` folder and for the preload folder of air-gapped sites.
  */
 export class ContextUrlMap {
   private readonly exact = new Map<string, string>();
-  private readonly prefixes: Array<[string, string]> = [];
+  private readonly patterns: Array<[string, RegExp, string]> = [];
 
   /** Reads `<dir>/index.json`; a missing folder or index gives an empty map. Bad JSON throws. */
   constructor(readonly dir: string) {
@@ -21,24 +22,32 @@ export class ContextUrlMap {
     for (const [url, file] of Object.entries(contexts)) {
       if (typeof file !== "string") throw new Error(`${indexPath}: file for ${url} must be a string`);
       const abs = path.resolve(dir, file);
-      if (url.endsWith("*")) this.prefixes.push([url.slice(0, -1), abs]);
+      if (url.includes("*")) this.patterns.push([url, globToRegExp(url), abs]);
       else this.exact.set(url, abs);
     }
-    this.prefixes.sort((a, b) => b[0].length - a[0].length);
+    this.patterns.sort((a, b) => b[0].length - a[0].length);
   }
 
   /** The absolute path of the file mapped to `url`, if any. */
   lookup(url: string): string | undefined {
     const hit = this.exact.get(url);
     if (hit !== undefined) return hit;
-    for (const [prefix, file] of this.prefixes) if (url.startsWith(prefix)) return file;
+    for (const [, re, file] of this.patterns) if (re.test(url)) return file;
     return undefined;
   }
 
   /** Number of mappings (exact + patterns). */
   get size(): number {
-    return this.exact.size + this.prefixes.length;
+    return this.exact.size + this.patterns.length;
   }
+}
+
+function globToRegExp(pattern: string): RegExp {
+  const body = pattern
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${body}$`);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
