@@ -84,6 +84,11 @@ export class CompiledJsonLdContext implements CompiledContext {
     return r;
   }
 
+  /** The alias of a keyword, or the keyword itself (JSON-LD 1.1 API §4.5 step 2). */
+  alias(keyword: string): string {
+    return this.inverse.get(keyword)?.get("@none")?.["@type"].get("@none") ?? keyword;
+  }
+
   /** IRI compaction relative to the document (vocab = false), as for `@id` values. */
   compactId(iri: string): string {
     return this.compactIriFull(iri, false, null);
@@ -133,6 +138,7 @@ export class CompiledJsonLdContext implements CompiledContext {
     for (const { iri: p, terms } of this.curies) {
       if (p.length >= iri.length || !iri.startsWith(p)) continue;
       for (const term of terms) {
+        if (this.terms.get(term)?.prefix !== true) continue;
         const curie = `${term}:${iri.slice(p.length)}`;
         const has = this.terms.get(curie);
         const usable = has === undefined || (q === null && has !== null && has.iri === iri);

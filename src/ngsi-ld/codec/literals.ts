@@ -1,0 +1,65 @@
+import { RDF_JSON, XSD_BOOLEAN, XSD_DOUBLE, XSD_INTEGER } from "../../rdf/vocab";
+import type { JsonValue } from "./types";
+
+/**
+ * Literal lexical forms exactly as jsonld.js 9 writes them (JSON-LD 1.1 API §8.6 Object to RDF
+ * Conversion, steps 8–13) and their inverse for compaction.
+ */
+
+/** jsonld.js's "is double": has a '.' in its JS string form or |n| >= 1e21. */
+export function isDouble(n: number): boolean {
+  return String(n).includes(".") || Math.abs(n) >= 1e21;
+}
+
+const DOUBLE_TRIM = /(\d)0*e\+?/;
+
+/** Canonical xsd:double lexical form, e.g. 1.5 -> "1.5E0" (JSON-LD 1.1 API §8.6 step 10). */
+export function canonicalDouble(n: number): string {
+  return n.toExponential(15).replace(DOUBLE_TRIM, "$1E");
+}
+
+/** A native JSON number or boolean as [lexical, datatype] (datatype defaults per §8.6). */
+export function nativeLexical(v: number | boolean, datatype: string | undefined): [string, string] {
+  if (typeof v === "boolean") return [String(v), datatype ?? XSD_BOOLEAN];
+  if (isDouble(v) || datatype === XSD_DOUBLE) return [canonicalDouble(v), datatype ?? XSD_DOUBLE];
+  return [v.toFixed(0), datatype ?? XSD_INTEGER];
+}
+
+/**
+ * JSON Canonicalization Scheme text (RFC 8785), as jsonld.js uses for rdf:JSON literals
+ * (JSON-LD 1.1 API §8.6 step 5).
+ */
+export function canonicalJson(v: JsonValue): string {
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  const keys = Object.keys(v).sort();
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0) out += ",";
+    out += `${JSON.stringify(keys[i])}:${canonicalJson(v[keys[i]])}`;
+  }
+  return `${out}}`;
+}
+
+/**
+ * The native JSON value a typed literal came from, if it was written from one: canonical
+ * xsd:integer / xsd:double / xsd:boolean lexical forms, and rdf:JSON. Undefined otherwise.
+ */
+export function nativeFromLexical(lexical: string, datatype: string): JsonValue | undefined {
+  switch (datatype) {
+    case XSD_INTEGER: {
+      const n = Number(lexical);
+      return Number.isFinite(n) && n.toFixed(0) === lexical && !isDouble(n) ? n : undefined;
+    }
+    case XSD_DOUBLE: {
+      const n = Number(lexical);
+      return Number.isFinite(n) && canonicalDouble(n) === lexical ? n : undefined;
+    }
+    case XSD_BOOLEAN:
+      return lexical === "true" ? true : lexical === "false" ? false : undefined;
+    case RDF_JSON:
+      return JSON.parse(lexical) as JsonValue;
+    default:
+      return undefined;
+  }
+}
