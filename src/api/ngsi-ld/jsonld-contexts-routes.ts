@@ -53,7 +53,7 @@ export function registerJsonLdContextRoutes(router: Router, registry: ContextReg
     const { location } = await registry.addHosted(tenantOf(ctx), body);
     ctx.status = 201;
     ctx.set("Location", location);
-    ctx.body = null;
+    ctx.body = ""; // §5.13.2.4: no body (null would turn 201 into 204, none would send "Created")
   });
 
   router.get("/jsonldContexts/:contextId", (ctx) => {

@@ -61,7 +61,7 @@ describe("rdf/context-registry (ETSI GS CIM 009 §5.13)", () => {
     });
     const info = registry.serve("", `${ORIGIN}${location}`, { details: true, origin: ORIGIN }) as ContextInfo;
     expect(info).to.include({ URL: `${ORIGIN}${location}`, localId, kind: "Hosted", numberOfHits: 0 });
-    expect(Date.parse(info.createdAt)).to.be.a("number").and.not.NaN;
+    expect(Number.isNaN(Date.parse(info.createdAt))).to.equal(false);
 
     const compiled = await service.compiled(
       `http://any-host/ngsi-ld/v1/ngsi-ld/v1/jsonldContexts/${localId}`,
