@@ -57,8 +57,8 @@ export function errorMiddleware(log: Logger) {
           },
         };
       } else {
-        ctx.type = "application/json";
         ctx.body = problemDetails(err);
+        ctx.set("Content-Type", "application/json");
       }
       if (err.kind === "TooManyRequests" && typeof err.details.retry_after === "number") {
         ctx.set("Retry-After", String(err.details.retry_after));

@@ -1,8 +1,8 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { badRequest } from "../../errors";
+import { badRequest, notFound } from "../../errors";
 import type { AttributeService, UpdateResult } from "../../ngsi-ld/entities/attribute-service";
-import { EntityService, splitNulls } from "../../ngsi-ld/entities/entity-service";
+import type { EntityService } from "../../ngsi-ld/entities/entity-service";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 import { instancesOf } from "../../ngsi-ld/model/entity";
 import { renderEntity } from "../../ngsi-ld/render/render-entity";
@@ -18,8 +18,13 @@ const st = (ctx: Context) => ctx.state as NgsiState;
 function sendUpdateResult(ctx: Context, r: UpdateResult): void {
   if (r.notUpdated.length === 0) ctx.status = 204;
   else {
+    const ldc = st(ctx).ldContext;
+    const iri = (n: string) => (n === "scope" ? n : ldc.expandTerm(n));
     ctx.status = 207;
-    ctx.body = r;
+    ctx.body = {
+      updated: r.updated.map(iri),
+      notUpdated: r.notUpdated.map((x) => ({ ...x, attributeName: iri(x.attributeName) })),
+    };
   }
 }
 
@@ -29,6 +34,14 @@ function sendUpdateResult(ctx: Context, r: UpdateResult): void {
  * PATCH/PUT/DELETE /entities/{entityId}/attrs/{attrId}.
  */
 export function registerEntityRoutes(router: Router, entities: EntityService, attrs: AttributeService): void {
+  const emptyId = () => {
+    throw badRequest("The entity id in the path is empty");
+  };
+  router.put("/entities/", emptyId);
+  router.patch("/entities/", emptyId);
+  router.all("/entities//attrs", emptyId);
+  router.all("/entities//attrs/:attrId", emptyId);
+
   router.post("/entities", async (ctx) => {
     const s = st(ctx);
     const entity = entityFromBody(objectBody(ctx), "entity", s.ldContext);
@@ -43,11 +56,15 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
     const opts = renderOptions(ctx, s.ldContext);
     const type = negotiate(ctx, ["application/json", "application/ld+json", "application/geo+json"]);
     const e = await entities.retrieve(s.tenant, id, s.ldContext);
+    if (opts.attrs && ![...opts.attrs].some((a) => a in e)) {
+      throw notFound(`Entity ${id} has none of the attributes asked for`, { id });
+    }
     const geoProp = param(ctx, "geometryProperty");
     const body =
       type === "application/geo+json"
         ? renderFeature(e, opts, geoProp ? canonicalName(s.ldContext, geoProp) : undefined)
         : renderEntity(e, opts);
+    if (Object.keys(body).length === 0) throw notFound(`Nothing of entity ${id} is left after pick/omit`, { id });
     sendNgsi(ctx, 200, body, type);
   });
 
@@ -72,10 +89,8 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
     const id = pathEntityId(ctx);
     const raw = objectBody(ctx);
     if (raw.id !== undefined && raw.id !== id) throw badRequest("The id in the body differs from the path");
-    const { rest, nulls } = splitNulls(raw);
-    const patch = entityFromBody(rest, "fragment", s.ldContext);
-    const nullNames = nulls.map((n) => canonicalName(s.ldContext, n));
-    await entities.merge(s.tenant, id, patch, nullNames, s.ldContext);
+    const patch = entityFromBody(raw, "fragment", s.ldContext);
+    await entities.merge(s.tenant, id, patch, s.ldContext);
     ctx.status = 204;
   });
 
@@ -123,9 +138,9 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
 function fragmentBody(ctx: Context, id: string): Record<string, unknown> {
   const raw = objectBody(ctx);
   if (raw.id !== undefined && raw.id !== id) throw badRequest("The id in the body differs from the path");
-  const { id: _i, type: _t, ...attrsOnly } = raw;
-  if (Object.keys(attrsOnly).length === 0) throw badRequest("The body holds no attribute");
-  return attrsOnly;
+  const { id: _i, ...fragment } = raw;
+  if (Object.keys(fragment).length === 0) throw badRequest("The body holds no attribute");
+  return fragment;
 }
 
 function attrPath(ctx: Context): { id: string; name: string } {
@@ -136,5 +151,8 @@ function attrPath(ctx: Context): { id: string; name: string } {
 
 /** The body of a single-attribute operation (§6.7.3.1, §6.7.3.3): one attribute's instance(s). */
 function attributeBody(ctx: Context, name: string, s: NgsiState) {
-  return instancesOf(entityFromBody({ [name]: objectBody(ctx) }, "fragment", s.ldContext), name);
+  const raw = objectBody(ctx);
+  if (Object.keys(raw).length === 0) throw badRequest("The attribute fragment is empty");
+  if (name === "scope") throw badRequest("scope is not an attribute that can be replaced this way");
+  return instancesOf(entityFromBody({ [name]: raw }, "fragment", s.ldContext), name);
 }

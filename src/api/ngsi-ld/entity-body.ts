@@ -1,5 +1,5 @@
 import type { Context } from "koa";
-import { badRequest } from "../../errors";
+import { AppError } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { canonicalizeEntity } from "../../ngsi-ld/model/canonical-names";
 import type { Entity } from "../../ngsi-ld/model/entity";
@@ -9,7 +9,7 @@ import type { NgsiState } from "./ngsi-state";
 /** The request body as a JSON object without its @context; 400 if there is no object body. */
 export function objectBody(ctx: Context): Record<string, unknown> {
   const body = (ctx.state as NgsiState).body;
-  if (!isObject(body)) throw badRequest("The body must be a JSON object");
+  if (!isObject(body)) throw new AppError("InvalidRequest", "The body must be a JSON object");
   const { "@context": _c, ...rest } = body;
   return rest;
 }

@@ -42,7 +42,11 @@ export function sendNgsi(ctx: Context, status: number, body: unknown, type: Ngsi
   const state = ctx.state as NgsiState;
   const context = responseContext(state);
   ctx.status = status;
-  if (type === "application/ld+json") {
+  if (type === "application/geo+json" && typeof body === "object" && body !== null && !Array.isArray(body)) {
+    ctx.body = { ...body, "@context": context };
+    const url = typeof context === "string" ? context : CORE_CONTEXT_URL;
+    ctx.append("Link", `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`);
+  } else if (type === "application/ld+json") {
     const add = (o: unknown): unknown =>
       typeof o === "object" && o !== null && !Array.isArray(o) ? { ...o, "@context": context } : o;
     ctx.body = Array.isArray(body) ? body.map(add) : add(body);
@@ -51,5 +55,5 @@ export function sendNgsi(ctx: Context, status: number, body: unknown, type: Ngsi
     const url = typeof context === "string" ? context : CORE_CONTEXT_URL;
     ctx.append("Link", `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`);
   }
-  ctx.type = type;
+  ctx.set("Content-Type", type);
 }

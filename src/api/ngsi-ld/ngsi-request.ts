@@ -1,6 +1,7 @@
 import type { Context, Next } from "koa";
 import { AppError, badRequest } from "../../errors";
 import { parseJson, readBody } from "../http/read-body";
+import { checkKnownParams } from "./known-params";
 import type { ContextProvider, NgsiState } from "./ngsi-state";
 
 const BODY_TYPES = new Set(["application/json", "application/ld+json", "application/merge-patch+json"]);
@@ -20,6 +21,7 @@ export function ngsiRequest(contexts: ContextProvider, maxBodyBytes: number) {
     if (tenantHeader && !TENANT.test(tenantHeader)) {
       throw badRequest(`NGSILD-Tenant ${JSON.stringify(tenantHeader)} is not a valid tenant name`);
     }
+    checkKnownParams(ctx);
     const state = ctx.state as NgsiState;
     state.tenant = tenantHeader;
     const link = ctx.get("Link");

@@ -1,9 +1,9 @@
 import type { Context } from "koa";
-import { badRequest } from "../../errors";
+import { AppError, badRequest } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { parseLang } from "../../ngsi-ld/render/language";
 import type { EntityFormat, RenderOptions } from "../../ngsi-ld/render/render-options";
-import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
+import { isAbsoluteUri, isValidName } from "../../ngsi-ld/model/uri";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 
 const OPTION_VALUES = new Set([
@@ -17,6 +17,8 @@ const OPTION_VALUES = new Set([
   "temporalValues",
   "aggregatedValues",
 ]);
+
+const invalidRequest = (m: string, d: Record<string, unknown>) => new AppError("InvalidRequest", m, d);
 
 /** A query parameter as one string (the last one if repeated), or undefined. */
 export function param(ctx: Context, name: string): string | undefined {
@@ -37,7 +39,7 @@ export function listParam(ctx: Context, name: string): string[] | undefined {
 export function optionsParam(ctx: Context): Set<string> {
   const list = listParam(ctx, "options") ?? [];
   for (const o of list) {
-    if (!OPTION_VALUES.has(o)) throw badRequest(`Unknown option ${o}`, { parameter: "options", value: o });
+    if (!OPTION_VALUES.has(o)) throw invalidRequest(`Unknown option ${o}`, { parameter: "options", value: o });
   }
   return new Set(list);
 }
@@ -53,7 +55,7 @@ export function renderOptions(ctx: Context, ldc: CompiledContext): RenderOptions
   let f: EntityFormat = "normalized";
   if (format !== undefined) {
     if (!["normalized", "keyValues", "concise", "simplified"].includes(format)) {
-      throw badRequest(`Unknown format ${format}`, { parameter: "format", value: format });
+      throw invalidRequest(`Unknown format ${format}`, { parameter: "format", value: format });
     }
     f = format === "simplified" ? "keyValues" : (format as EntityFormat);
   } else if (options.has("keyValues") && options.has("concise")) {
@@ -61,12 +63,15 @@ export function renderOptions(ctx: Context, ldc: CompiledContext): RenderOptions
   } else if (options.has("keyValues")) f = "keyValues";
   else if (options.has("concise")) f = "concise";
   const names = (p: string) => {
-    const l = listParam(ctx, p);
+    const l = projectionList(ctx, p);
     return l ? new Set(l.map((n) => (n === "id" || n === "type" ? n : canonicalName(ldc, n)))) : undefined;
   };
   const pick = names("pick");
   const omit = names("omit");
   if (pick && omit) throw badRequest("pick and omit cannot be used together", { parameter: "pick" });
+  if ((pick || omit) && param(ctx, "attrs") !== undefined) {
+    throw badRequest("attrs cannot be combined with pick or omit", { parameter: "attrs" });
+  }
   const lang = param(ctx, "lang");
   return {
     format: f,
@@ -83,4 +88,20 @@ export function pathEntityId(ctx: Context): string {
   const id = (ctx.params as Record<string, string>).entityId;
   if (!isAbsoluteUri(id)) throw badRequest(`Entity id ${JSON.stringify(id)} is not a URI`, { id });
   return id;
+}
+
+/**
+ * A `pick`/`omit` list (ETSI GS CIM 009 v1.8 §4.21 projection): attribute names separated by commas;
+ * the nested `{...}` projections of linked entities are refused as not supported, malformed lists are 400.
+ */
+function projectionList(ctx: Context, name: string): string[] | undefined {
+  const v = param(ctx, name);
+  if (v === undefined) return undefined;
+  const list = v.split(",").map((x) => x.trim());
+  for (const n of list) {
+    if (n === "" || !isValidName(n) || /[{}]/.test(n)) {
+      throw badRequest(`${name} is not a valid list of attribute names: ${v}`, { parameter: name, value: v });
+    }
+  }
+  return list;
 }

@@ -2,15 +2,22 @@ import { ATTRIBUTE_META_MEMBERS } from "../model/attribute-kinds";
 import { datasetIdOf, instancesOf, Entity, setInstances } from "../model/entity";
 import type { AttributeInstance } from "../model/normalize-attribute";
 
-/** The NGSI-LD null, which deletes what it is merged into (ETSI GS CIM 009 §4.5.0 "urn:ngsi-ld:null"). */
-export const NGSI_LD_NULL = "urn:ngsi-ld:null";
+import { NGSI_LD_NULL } from "../model/normalize-attribute";
+export { NGSI_LD_NULL };
 
 /** True if a raw request value is the NGSI-LD null (bare, or as the value/object of an attribute). */
 export function isNgsiLdNull(raw: unknown): boolean {
   if (raw === NGSI_LD_NULL) return true;
   if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
     const o = raw as Record<string, unknown>;
-    return o.value === NGSI_LD_NULL || o.object === NGSI_LD_NULL || o.vocab === NGSI_LD_NULL || o.json === NGSI_LD_NULL;
+    const lm = o.languageMap as Record<string, unknown> | undefined;
+    return (
+      o.value === NGSI_LD_NULL ||
+      o.object === NGSI_LD_NULL ||
+      o.vocab === NGSI_LD_NULL ||
+      o.json === NGSI_LD_NULL ||
+      (typeof lm === "object" && lm !== null && lm["@none"] === NGSI_LD_NULL)
+    );
   }
   return false;
 }
@@ -54,4 +61,13 @@ export function putInstance(e: Entity, name: string, inst: AttributeInstance): v
   if (at >= 0) list[at] = inst;
   else list.push(inst);
   setInstances(e, name, list);
+}
+
+/** Removes the instance of attribute `name` with `datasetId`; true if there was one. */
+export function removeInstance(e: Entity, name: string, datasetId: string | undefined): boolean {
+  const { list, at } = findInstance(e, name, datasetId);
+  if (at < 0) return false;
+  list.splice(at, 1);
+  setInstances(e, name, list);
+  return true;
 }

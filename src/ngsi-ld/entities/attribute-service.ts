@@ -1,9 +1,9 @@
-import { notFound } from "../../errors";
+import { badRequest, notFound } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { nowIso } from "../model/datetime";
-import { attributeNames, datasetIdOf, Entity, instancesOf, setInstances } from "../model/entity";
+import { attributeNames, datasetIdOf, Entity, instancesOf, setInstances, typesOf } from "../model/entity";
 import type { AttributeInstance } from "../model/normalize-attribute";
-import { findInstance, mergeInstance, putInstance } from "./attribute-merge";
+import { findInstance, isNgsiLdNull, mergeInstance, putInstance, removeInstance } from "./attribute-merge";
 import type { EntityRepository } from "./entity-repository";
 import { stampInstance } from "./timestamps";
 
@@ -23,6 +23,11 @@ export class AttributeService {
   /** §5.6.3: adds the attributes of `fragment`; existing instances are replaced unless `noOverwrite`. */
   append(tenant: string, id: string, fragment: Entity, noOverwrite: boolean, ctx: CompiledContext) {
     return this.change(tenant, id, "append", ctx, (e, now, result) => {
+      addTypes(e, fragment);
+      if (fragment.scope !== undefined) {
+        e.scope = noOverwrite && e.scope !== undefined ? unionOf(e.scope, fragment.scope) : fragment.scope;
+        result.updated.push("scope");
+      }
       for (const name of attributeNames(fragment)) {
         let changed = false;
         for (const inst of instancesOf(fragment, name)) {
@@ -41,12 +46,24 @@ export class AttributeService {
   /** §5.6.2: replaces the instances of `fragment` that exist; the others are reported as not updated. */
   update(tenant: string, id: string, fragment: Entity, ctx: CompiledContext) {
     return this.change(tenant, id, "update", ctx, (e, now, result) => {
+      addTypes(e, fragment);
+      if (fragment.scope !== undefined) {
+        if (e.scope === undefined) result.notUpdated.push({ attributeName: "scope", reason: "the entity has no scope" });
+        else {
+          e.scope = fragment.scope;
+          result.updated.push("scope");
+        }
+      }
       for (const name of attributeNames(fragment)) {
         let ok = true;
         for (const inst of instancesOf(fragment, name)) {
           const { list, at } = findInstance(e, name, datasetIdOf(inst));
           if (at < 0) {
             ok = false;
+            continue;
+          }
+          if (isNgsiLdNull(inst)) {
+            removeInstance(e, name, datasetIdOf(inst));
             continue;
           }
           stampInstance(inst, now, list[at]);
@@ -64,6 +81,13 @@ export class AttributeService {
       for (const p of patch) {
         const { list, at } = findInstance(e, name, datasetIdOf(p));
         if (at < 0) throw notFound(`Attribute ${name} does not exist in ${id}`, { attribute: name });
+        if (isNgsiLdNull(p)) {
+          removeInstance(e, name, datasetIdOf(p));
+          continue;
+        }
+        if (p.type !== list[at].type) {
+          throw badRequest(`Attribute ${name} is a ${list[at].type}; a partial update cannot make it a ${p.type}`);
+        }
         const merged = mergeInstance(list[at], p);
         stampInstance(merged, now, list[at]);
         putInstance(e, name, merged);
@@ -92,6 +116,10 @@ export class AttributeService {
     ctx: CompiledContext,
   ): Promise<void> {
     await this.change(tenant, id, "deleteAttribute", ctx, (e) => {
+      if (name === "scope" && e.scope !== undefined) {
+        delete e.scope;
+        return;
+      }
       const list = instancesOf(e, name);
       const keep = opts.deleteAll ? [] : list.filter((i) => datasetIdOf(i) !== opts.datasetId);
       if (list.length === 0 || keep.length === list.length) {
@@ -115,13 +143,25 @@ export class AttributeService {
       const next: Entity = structuredClone(old);
       const result: UpdateResult = { updated: [], notUpdated: [] };
       const now = nowIso();
+      const unchanged = JSON.stringify(next);
       edit(next, now, result);
-      if (operation === "append" || operation === "update") {
-        if (result.updated.length === 0) return result;
-      }
+      if (JSON.stringify(next) === unchanged) return result;
       next.modifiedAt = now;
       await this.repo.commit(tenant, operation, ctx, [next], [], new Map([[id, old]]));
       return result;
     });
   }
+}
+
+/** Adds the fragment's types to the entity's (ETSI GS CIM 009 v1.8 §4.16: an entity may have several types). */
+function addTypes(e: Entity, fragment: Entity): void {
+  if (fragment.type === undefined) return;
+  const types = [...new Set([...typesOf(e), ...typesOf(fragment)])];
+  e.type = types.length === 1 ? types[0] : types;
+}
+
+/** The union of two scope values, as a string when one is left. */
+function unionOf(a: string | string[], b: string | string[]): string | string[] {
+  const all = [...new Set([...(Array.isArray(a) ? a : [a]), ...(Array.isArray(b) ? b : [b])])];
+  return all.length === 1 ? all[0] : all;
 }

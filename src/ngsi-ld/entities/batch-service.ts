@@ -100,7 +100,7 @@ function applyMode(mode: BatchMode, prev: Entity | undefined, input: Entity, now
       return entity;
     case "merge": {
       const next = structuredClone(prev);
-      mergeInto(next, entity, [], now);
+      mergeInto(next, entity, now);
       return next;
     }
     default: {

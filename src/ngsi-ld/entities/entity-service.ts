@@ -2,7 +2,7 @@ import { AppError, notFound } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { nowIso } from "../model/datetime";
 import { attributeNames, Entity, instancesOf, setInstances, typesOf } from "../model/entity";
-import { mergeInstance, findInstance, isNgsiLdNull } from "./attribute-merge";
+import { mergeInstance, findInstance, isNgsiLdNull, removeInstance } from "./attribute-merge";
 import type { EntityRepository } from "./entity-repository";
 import { stampInstance, stampNewEntity } from "./timestamps";
 
@@ -47,19 +47,13 @@ export class EntityService {
 
   /**
    * §5.6.17: merges `patch` into the entity: present attributes are merged instance by instance,
-   * new ones added, ones set to urn:ngsi-ld:null deleted; types are added.
+   * new ones added, instances set to urn:ngsi-ld:null deleted; types are added.
    */
-  async merge(
-    tenant: string,
-    id: string,
-    patch: Entity,
-    nulls: string[],
-    ctx: CompiledContext,
-  ): Promise<void> {
+  async merge(tenant: string, id: string, patch: Entity, ctx: CompiledContext): Promise<void> {
     await this.repo.locks.run(tenant + " " + id, async () => {
       const old = await this.retrieve(tenant, id, ctx);
       const next: Entity = structuredClone(old);
-      mergeInto(next, patch, nulls, nowIso());
+      mergeInto(next, patch, nowIso());
       await this.repo.commit(tenant, "merge", ctx, [next], [], new Map([[id, old]]));
     });
   }
@@ -90,15 +84,18 @@ export class EntityService {
 }
 
 /** Applies a merge patch (§5.6.17) to `target` in place, stamping what changed with `now`. */
-export function mergeInto(target: Entity, patch: Entity, nulls: string[], now: string): void {
+export function mergeInto(target: Entity, patch: Entity, now: string): void {
   if (patch.type !== undefined) {
     const types = [...new Set([...typesOf(target), ...typesOf(patch)])];
     target.type = types.length === 1 ? types[0] : types;
   }
   if (patch.scope !== undefined) target.scope = patch.scope;
-  for (const name of nulls) delete target[name];
   for (const name of attributeNames(patch)) {
     for (const inst of instancesOf(patch, name)) {
+      if (isNgsiLdNull(inst)) {
+        removeInstance(target, name, inst.datasetId as string | undefined);
+        continue;
+      }
       const { list, at } = findInstance(target, name, inst.datasetId as string | undefined);
       const merged = at >= 0 ? mergeInstance(list[at], inst) : inst;
       stampInstance(merged, now, at >= 0 ? list[at] : undefined);
@@ -108,15 +105,4 @@ export function mergeInto(target: Entity, patch: Entity, nulls: string[], now: s
     }
   }
   target.modifiedAt = now;
-}
-
-/** Splits a raw merge body into attributes set to urn:ngsi-ld:null (to delete) and the rest. */
-export function splitNulls(body: Record<string, unknown>): { rest: Record<string, unknown>; nulls: string[] } {
-  const rest: Record<string, unknown> = {};
-  const nulls: string[] = [];
-  for (const [k, v] of Object.entries(body)) {
-    if (isNgsiLdNull(v)) nulls.push(k);
-    else rest[k] = v;
-  }
-  return { rest, nulls };
 }

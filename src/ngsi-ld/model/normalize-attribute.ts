@@ -4,6 +4,9 @@ import { isDateTime } from "./datetime";
 import { geometryError } from "./geojson";
 import { isAbsoluteUri, isValidName } from "./uri";
 
+/** The NGSI-LD null (ETSI GS CIM 009 v1.8 §4.5.0): as a value it deletes what it is merged into. */
+export const NGSI_LD_NULL = "urn:ngsi-ld:null";
+
 /** A normalized attribute instance: an object whose `type` is one of the eight kinds. */
 export type AttributeInstance = { type: AttributeKind; [member: string]: unknown };
 
@@ -89,8 +92,9 @@ function checkInstance(path: string, inst: AttributeInstance): void {
   const v = inst[member];
   if (v === undefined || v === null) fail(`a ${inst.type} needs a non-null "${member}"`);
   const name = path.split(".").pop() ?? path;
-  if (GEO_ATTRIBUTES.has(name) && inst.type !== "GeoProperty") fail(`${name} must be a GeoProperty`);
-  switch (inst.type) {
+  const isNull = v === NGSI_LD_NULL || (isObject(v) && v["@none"] === NGSI_LD_NULL);
+  if (GEO_ATTRIBUTES.has(name) && inst.type !== "GeoProperty" && !isNull) fail(`${name} must be a GeoProperty`);
+  switch (isNull ? "null" : inst.type) {
     case "Relationship": {
       const objs = Array.isArray(v) ? v : [v];
       if (objs.length === 0 || !objs.every(isAbsoluteUri)) fail(`"object" must be a URI or an array of URIs`);

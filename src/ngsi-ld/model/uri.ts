@@ -12,5 +12,6 @@ export function isAbsoluteUri(s: unknown): s is string {
  * set `<>"'=;()` and no control characters or white space).
  */
 export function isValidName(name: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is forbidden
   return name.length > 0 && !/[<>"'=;()\s\u0000-\u001f]/.test(name);
 }
