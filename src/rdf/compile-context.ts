@@ -266,6 +266,7 @@ function applyContext(st: State, c: Json): void {
 }
 
 function expandWith(st: State, local: Local, value: string, vocab: boolean, defined: Map<string, boolean>): string | null {
+  if (KEYWORD.test(value)) return isKeyword(value) ? value : null;
   if (Object.prototype.hasOwnProperty.call(local, value) && !defined.get(value)) define(st, local, value, defined, local["@protected"] === true);
   const colon = value.indexOf(":");
   if (colon > 0) {

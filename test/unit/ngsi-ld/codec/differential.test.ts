@@ -69,7 +69,8 @@ async function compare(entity: NgsiEntity, urls: string[], contexts: object[]): 
     const fb = b.split("\n").filter((l) => !a.includes(l));
     throw new Error(`RDF differs for ${JSON.stringify(entity)}\nonly fast:\n${fa.join("\n")}\nonly jsonld.js:\n${fb.join("\n")}`);
   }
-  const compacted = (await jsonld.compact(doc as object, ctxRef as unknown as object, { documentLoader } as object)) as unknown as Obj;
+  const compact = jsonld.compact as unknown as (d: unknown, c: unknown, o: unknown) => Promise<Obj>;
+  const compacted = await compact(doc, ctxRef, { documentLoader });
   delete compacted["@context"];
   const ref = normalise(mapGeo(compacted, (w) => (w !== null && typeof w === "object" && !Array.isArray(w) && "@value" in w ? w["@value"] : w)));
   const mine = normalise(triplesToEntity(fast, entity.id, ctx) as unknown as JsonValue);
