@@ -25,6 +25,7 @@ export interface TermQuery {
 
 type Slot = Record<"@type" | "@language" | "@any", Map<string, string>>;
 const KEYWORD = /^@[a-zA-Z]+$/;
+const CACHE_LIMIT = 50_000;
 const ABSOLUTE = /^([A-Za-z][A-Za-z0-9+\-.]*|_):[^\s]*$/;
 const GEN_DELIM = new Set([":", "/", "?", "#", "[", "]", "@"]);
 const UNSUPPORTED = ["@context", "@reverse", "@nest", "@index"];
@@ -46,7 +47,10 @@ export class CompiledJsonLdContext implements CompiledContext {
   private readonly inverse = new Map<string, Map<string, Slot>>();
   private readonly curies: { iri: string; terms: string[] }[] = [];
   private readonly iriCache = new Map<string, string>();
-  private readonly termCache = new Map<TermQuery, Map<string, string | null>>();
+  private readonly vocabCache = new Map<string, string | null>();
+  private readonly keyCache = new Map<string, string | null>();
+  private readonly termCache = new Map<TermQuery, Map<string, string>>();
+  private readonly idCache = new Map<string, string>();
 
   constructor(
     readonly key: string,
@@ -71,7 +75,29 @@ export class CompiledJsonLdContext implements CompiledContext {
 
   /** IRI expansion (JSON-LD 1.1 API §5.2); null when the term is explicitly mapped to null. */
   expandIri(value: string, vocab: boolean): string | null {
-    return expandIriIn(this.terms, this.vocab, value, vocab);
+    if (!vocab) return expandIriIn(this.terms, this.vocab, value, false);
+    let r = this.vocabCache.get(value);
+    if (r === undefined) {
+      r = expandIriIn(this.terms, this.vocab, value, true);
+      if (this.vocabCache.size >= CACHE_LIMIT) this.vocabCache.clear();
+      this.vocabCache.set(value, r);
+    }
+    return r;
+  }
+
+  /**
+   * Vocab-relative expansion of a member key or type (cached): the keyword or absolute IRI it
+   * names, or null when JSON-LD expansion drops it (null mapping, relative IRI, blank node).
+   */
+  vocabIri(key: string): string | null {
+    let r = this.keyCache.get(key);
+    if (r === undefined) {
+      const iri = this.expandIri(key, true);
+      r = iri !== null && (isKeyword(iri) || (ABSOLUTE.test(iri) && !iri.startsWith("_:"))) ? iri : null;
+      if (this.keyCache.size >= CACHE_LIMIT) this.keyCache.clear();
+      this.keyCache.set(key, r);
+    }
+    return r;
   }
 
   /** IRI compaction with no value (JSON-LD 1.1 API §4.5), vocab-relative, as for `@type` values. */
@@ -79,6 +105,7 @@ export class CompiledJsonLdContext implements CompiledContext {
     let r = this.iriCache.get(iri);
     if (r === undefined) {
       r = this.compactIriFull(iri, true, null);
+      if (this.iriCache.size >= CACHE_LIMIT) this.iriCache.clear();
       this.iriCache.set(iri, r);
     }
     return r;
@@ -91,7 +118,13 @@ export class CompiledJsonLdContext implements CompiledContext {
 
   /** IRI compaction relative to the document (vocab = false), as for `@id` values. */
   compactId(iri: string): string {
-    return this.compactIriFull(iri, false, null);
+    let r = this.idCache.get(iri);
+    if (r === undefined) {
+      r = this.compactIriFull(iri, false, null);
+      if (this.idCache.size >= CACHE_LIMIT) this.idCache.clear();
+      this.idCache.set(iri, r);
+    }
+    return r;
   }
 
   /**
@@ -103,10 +136,11 @@ export class CompiledJsonLdContext implements CompiledContext {
     if (byIri === undefined) this.termCache.set(q, (byIri = new Map()));
     let t = byIri.get(iri);
     if (t === undefined) {
-      t = this.selectTerm(iri, q);
+      t = this.selectTerm(iri, q) ?? this.compactIriFull(iri, true, q);
+      if (byIri.size >= CACHE_LIMIT) byIri.clear();
       byIri.set(iri, t);
     }
-    return t ?? this.compactIriFull(iri, true, q);
+    return t;
   }
 
   private selectTerm(iri: string, q: TermQuery): string | null {
@@ -200,7 +234,7 @@ export function isKeyword(s: string): boolean {
 
 
 function expandIriIn(terms: ReadonlyMap<string, CompiledTerm | null>, vocabIri: string | undefined, value: string, vocab: boolean): string | null {
-  if (KEYWORD.test(value)) return isKeyword(value) ? value : null;
+  if (value.charCodeAt(0) === 64 && KEYWORD.test(value)) return isKeyword(value) ? value : null;
   if (vocab) {
     const m = terms.get(value);
     if (m === null) return null;

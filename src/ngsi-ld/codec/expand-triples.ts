@@ -1,4 +1,4 @@
-import { isAbsoluteIri, type CompiledJsonLdContext, type CompiledTerm } from "../../rdf/compile-context";
+import { type CompiledJsonLdContext, type CompiledTerm } from "../../rdf/compile-context";
 import { ntBlank, ntIri, ntLangLiteral, ntLine, ntLiteral } from "../../rdf/ntriples/write";
 import { NGSI_LD_GEOPROPERTY, NGSI_LD_HAS_VALUE, RDF_FIRST, RDF_JSON, RDF_NIL, RDF_REST, RDF_TYPE, XSD_DOUBLE, XSD_STRING } from "../../rdf/vocab";
 import { canonicalJson, nativeLexical } from "./literals";
@@ -29,7 +29,7 @@ export class TripleWriter {
     const keys = Object.keys(obj);
     const iris: (string | null)[] = new Array<string | null>(keys.length);
     for (let i = 0; i < keys.length; i++) {
-      const iri = (iris[i] = ctx.expandIri(keys[i], true));
+      const iri = (iris[i] = ctx.vocabIri(keys[i]));
       if (iri === "@id") {
         const id = obj[keys[i]];
         if (typeof id === "string") subject = this.idTerm(ctx.expandIri(id, false) ?? id);
@@ -41,15 +41,15 @@ export class TripleWriter {
       const t = obj[keys[i]];
       for (const v of Array.isArray(t) ? t : [t]) {
         if (typeof v !== "string") continue;
-        const iri = ctx.expandIri(v, true);
-        if (iri === null || !isAbsoluteIri(iri)) continue;
+        const iri = ctx.vocabIri(v);
+        if (iri === null || iri.charCodeAt(0) === 64) continue;
         if (iri === NGSI_LD_GEOPROPERTY) geo = true;
         this.text += ntLine(subject, RDF_TYPE, this.idTerm(iri));
       }
     }
     for (let i = 0; i < keys.length; i++) {
       const iri = iris[i];
-      if (iri === null || iri.charCodeAt(0) === 64 || iri.startsWith("_:") || !isAbsoluteIri(iri)) continue;
+      if (iri === null || iri.charCodeAt(0) === 64) continue;
       const value = obj[keys[i]];
       if (geo && iri === NGSI_LD_HAS_VALUE && value !== null && typeof value === "object" && !Array.isArray(value)) {
         this.text += ntLine(subject, iri, ntLiteral(canonicalJson(value), RDF_JSON));

@@ -15,7 +15,13 @@ const DOUBLE_TRIM = /(\d)0*e\+?/;
 
 /** Canonical xsd:double lexical form, e.g. 1.5 -> "1.5E0" (JSON-LD 1.1 API §8.6 step 10). */
 export function canonicalDouble(n: number): string {
-  return n.toExponential(15).replace(DOUBLE_TRIM, "$1E");
+  const s = n.toExponential(15);
+  const e = s.indexOf("e");
+  if (e < 0) return s.replace(DOUBLE_TRIM, "$1E");
+  let end = e;
+  while (s.charCodeAt(end - 1) === 48 && s.charCodeAt(end - 2) !== 46) end--;
+  const exp = s.charCodeAt(e + 1) === 43 ? s.slice(e + 2) : s.slice(e + 1);
+  return `${s.slice(0, end)}E${exp}`;
 }
 
 /** A native JSON number or boolean as [lexical, datatype] (datatype defaults per §8.6). */
@@ -31,7 +37,7 @@ export function nativeLexical(v: number | boolean, datatype: string | undefined)
  */
 export function canonicalJson(v: JsonValue): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  if (Array.isArray(v)) return v.every(isPrimitive) ? JSON.stringify(v) : `[${v.map(canonicalJson).join(",")}]`;
   const keys = Object.keys(v).sort();
   let out = "{";
   for (let i = 0; i < keys.length; i++) {
@@ -62,4 +68,8 @@ export function nativeFromLexical(lexical: string, datatype: string): JsonValue 
     default:
       return undefined;
   }
+}
+
+function isPrimitive(v: JsonValue): boolean {
+  return v === null || typeof v !== "object";
 }

@@ -1,4 +1,4 @@
-import { isAbsoluteIri, type CompiledJsonLdContext } from "../../rdf/compile-context";
+import { type CompiledJsonLdContext } from "../../rdf/compile-context";
 import { ntIri, ntLangLiteral, ntLine, ntLiteral } from "../../rdf/ntriples/write";
 import { ENTITY_META_KEYS } from "./entity-keys";
 import { GEO_AS_WKT, GEO_WKT_LITERAL, NGSI_LD_DATETIME, NGSI_LD_LOCATION, WGS84_LAT, WGS84_LONG, XSD_DATETIME, XSD_DOUBLE, XSD_STRING } from "../../rdf/vocab";
@@ -18,8 +18,8 @@ export function shortcutTriples(entity: NgsiEntity, subject: string, ctx: Compil
   let text = "";
   for (const key of Object.keys(entity)) {
     if (ENTITY_META_KEYS.has(key)) continue;
-    const iri = ctx.expandIri(key, true);
-    if (iri === null || iri.charCodeAt(0) === 64 || !isAbsoluteIri(iri)) continue;
+    const iri = ctx.vocabIri(key);
+    if (iri === null || iri.charCodeAt(0) === 64) continue;
     const v = entity[key];
     for (const inst of (Array.isArray(v) ? v : [v]) as unknown[]) {
       if (inst === null || typeof inst !== "object" || Array.isArray(inst)) continue;

@@ -24,8 +24,8 @@ const PLAIN_CONTAINERS = ["@set", "@none", "@index", "@index@set", "@language", 
 export function termQuery(v: XValue, ctx: CompiledJsonLdContext): TermQuery {
   switch (v.k) {
     case "lit":
-      if (v.l !== undefined) return query(`l${v.l}`, LANG_CONTAINERS, "@language", [v.l, "@none"]);
-      if (v.t !== undefined) return query(`t${v.t}`, TYPED_CONTAINERS, "@type", [v.t, "@none"]);
+      if (v.l !== undefined) return byKey(LANG, v.l, () => ({ containers: LANG_CONTAINERS, axis: "@language", prefs: [v.l ?? "", "@none"] }));
+      if (v.t !== undefined) return nativeQuery(v.t);
       return query("plain", PLAIN_CONTAINERS, "@language", ["@null", "@none"]);
     case "node":
       return v.id === undefined ? query("node", NODE_CONTAINERS, "@type", ["@id", "@none"]) : refQuery(v.id, ctx);
@@ -38,7 +38,16 @@ export function termQuery(v: XValue, ctx: CompiledJsonLdContext): TermQuery {
 
 /** For a native literal: the query preferring a term coerced to its original datatype. */
 export function nativeQuery(datatype: string): TermQuery {
-  return query(`t${datatype}`, TYPED_CONTAINERS, "@type", [datatype, "@none"]);
+  return byKey(TYPED, datatype, () => ({ containers: TYPED_CONTAINERS, axis: "@type", prefs: [datatype, "@none"] }));
+}
+
+const LANG = new Map<string, TermQuery>();
+const TYPED = new Map<string, TermQuery>();
+
+function byKey(m: Map<string, TermQuery>, k: string, make: () => TermQuery): TermQuery {
+  let q = m.get(k);
+  if (q === undefined) m.set(k, (q = make()));
+  return q;
 }
 
 function refQuery(id: string, ctx: CompiledJsonLdContext): TermQuery {

@@ -5,9 +5,10 @@ import { XSD_STRING } from "../vocab";
  * §7 canonical escapes: only `"`, `\`, LF and CR are escaped in literals, in line with Oxigraph).
  */
 
-const STRING_NEEDS_ESCAPE = /["\\\n\r]/;
 const STRING_ESCAPES = /["\\\n\r]/g;
+// eslint-disable-next-line no-control-regex -- control characters are what must be escaped
 const IRI_NEEDS_ESCAPE = /[\x00-\x20<>"{}|^`\\]/;
+// eslint-disable-next-line no-control-regex -- the same set, global
 const IRI_ESCAPES = /[\x00-\x20<>"{}|^`\\]/g;
 
 function escapeStringChar(c: string): string {
@@ -29,12 +30,25 @@ function escapeIriChar(c: string): string {
 
 /** The escaped body of a string literal (RDF 1.1 N-Triples §2.5 STRING_LITERAL_QUOTE). */
 export function escapeString(s: string): string {
-  return STRING_NEEDS_ESCAPE.test(s) ? s.replace(STRING_ESCAPES, escapeStringChar) : s;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 34 || c === 92 || c === 10 || c === 13) return s.replace(STRING_ESCAPES, escapeStringChar);
+  }
+  return s;
 }
 
-/** `<iri>`, with characters not allowed in IRIREF written as UCHAR (N-Triples §2.3). */
+const iriCache = new Map<string, string>();
+const IRI_CACHE_LIMIT = 20_000;
+
+/** `<iri>`, with characters not allowed in IRIREF written as UCHAR (N-Triples §2.3); memoized. */
 export function ntIri(iri: string): string {
-  return IRI_NEEDS_ESCAPE.test(iri) ? `<${iri.replace(IRI_ESCAPES, escapeIriChar)}>` : `<${iri}>`;
+  let r = iriCache.get(iri);
+  if (r === undefined) {
+    r = IRI_NEEDS_ESCAPE.test(iri) ? `<${iri.replace(IRI_ESCAPES, escapeIriChar)}>` : `<${iri}>`;
+    if (iriCache.size >= IRI_CACHE_LIMIT) iriCache.clear();
+    iriCache.set(iri, r);
+  }
+  return r;
 }
 
 /** `_:label` (N-Triples §2.4). */
