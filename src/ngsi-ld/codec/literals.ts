@@ -12,6 +12,9 @@ export function isDouble(n: number): boolean {
 }
 
 const DOUBLE_TRIM = /(\d)0*e\+?/;
+/** xsd:integer and finite xsd:double lexical spaces (XML Schema 1.1 Part 2 §3.4.13, §3.3.5). */
+const INTEGER = /^[+-]?\d+$/;
+const DOUBLE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Canonical xsd:double lexical form, e.g. 1.5 -> "1.5E0" (JSON-LD 1.1 API §8.6 step 10). */
 export function canonicalDouble(n: number): string {
@@ -48,19 +51,19 @@ export function canonicalJson(v: JsonValue): string {
 }
 
 /**
- * The native JSON value a typed literal came from, if it was written from one: canonical
- * xsd:integer / xsd:double / xsd:boolean lexical forms, and rdf:JSON. Undefined otherwise.
+ * The native JSON value of a typed literal: any xsd:integer (below 1e21) / finite xsd:double /
+ * xsd:boolean lexical form (stores such as Oxigraph rewrite "3.75E1" as "37.5"), and rdf:JSON.
+ * Undefined otherwise (the literal then compacts as a typed value object).
  */
 export function nativeFromLexical(lexical: string, datatype: string): JsonValue | undefined {
   switch (datatype) {
     case XSD_INTEGER: {
+      if (!INTEGER.test(lexical)) return undefined;
       const n = Number(lexical);
-      return Number.isFinite(n) && n.toFixed(0) === lexical && !isDouble(n) ? n : undefined;
+      return Number.isSafeInteger(n) || Math.abs(n) < 1e21 ? n : undefined;
     }
-    case XSD_DOUBLE: {
-      const n = Number(lexical);
-      return Number.isFinite(n) && canonicalDouble(n) === lexical ? n : undefined;
-    }
+    case XSD_DOUBLE:
+      return DOUBLE.test(lexical) ? Number(lexical) : undefined;
     case XSD_BOOLEAN:
       return lexical === "true" ? true : lexical === "false" ? false : undefined;
     case RDF_JSON:
