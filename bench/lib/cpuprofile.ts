@@ -1,0 +1,67 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * Summary of a V8 CPU profile (`node --cpu-prof`, the .cpuprofile JSON of the Chrome DevTools
+ * protocol, Profiler.Profile): self time per function, largest first.
+ */
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** One function's share of the profile. */
+export interface HotFunction {
+  name: string;
+  /** file:line (path relative to the repository where possible). */
+  where: string;
+  selfMs: number;
+  /** Share of all non-idle samples' time. */
+  share: number;
+}
+
+/** Self time per function of the profile in `file`, top `n`, idle time left out. */
+export function topFunctions(
+  file: string,
+  n: number,
+  root: string,
+): { busyMs: number; idleMs: number; top: HotFunction[] } {
+  const p = JSON.parse(readFileSync(file, "utf8")) as Profile;
+  const byId = new Map<number, ProfileNode>(p.nodes.map((x) => [x.id, x]));
+  const self = new Map<string, { name: string; where: string; us: number }>();
+  let idle = 0;
+  let busy = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    const node = byId.get(p.samples[i]);
+    const dt = p.timeDeltas[i] ?? 0;
+    if (node === undefined) continue;
+    const f = node.callFrame;
+    if (f.functionName === "(idle)") {
+      idle += dt;
+      continue;
+    }
+    busy += dt;
+    const file = f.url.startsWith("file://") ? path.relative(root, f.url.slice(7)) : f.url;
+    const where = file ? `${file}:${f.lineNumber + 1}` : "";
+    const key = `${f.functionName}@${where}`;
+    const e = self.get(key) ?? { name: f.functionName || "(anonymous)", where, us: 0 };
+    e.us += dt;
+    self.set(key, e);
+  }
+  const top = [...self.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, n)
+    .map((e) => ({ name: e.name, where: e.where, selfMs: e.us / 1000, share: busy ? e.us / busy : 0 }));
+  return { busyMs: busy / 1000, idleMs: idle / 1000, top };
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, startChild, waitFor200, type Child } from "./child";
+
+/**
+ * The service under test: `node dist/src/main.js` as a child process on a free loopback port,
+ * with a data directory of its own, no seed data and no live feed, warnings only in the log.
+ */
+
+/** Compiled entry of the service. */
+export const MAIN_JS = path.resolve(__dirname, "..", "..", "src", "main.js");
+
+/** Lines that count as the service logging that it is ready. */
+export const READY_LOG = /listening|ready|started/i;
+
+/** A fresh, empty data directory under the OS temp folder. */
+export function freshDataDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), "citygraph-bench-"));
+}
+
+/** Options of {@link startServer}. */
+export interface ServerOptions {
+  dataDir: string;
+  logLevel?: string;
+  nodeArgs?: string[];
+  /** ms to wait for GET /health = 200. */
+  timeoutMs?: number;
+}
+
+/** A started service and the times it took (ms since spawn). */
+export interface StartedServer {
+  child: Child;
+  healthMs: number;
+  readyLogMs: number | undefined;
+}
+
+/** Starts the service and waits until GET /health answers 200. */
+export async function startServer(o: ServerOptions): Promise<StartedServer> {
+  const port = await freePort();
+  const child = startChild(MAIN_JS, {
+    port,
+    nodeArgs: o.nodeArgs,
+    readyPattern: READY_LOG,
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: o.dataDir,
+      SEED: "off",
+      FEED: "off",
+      LOG_LEVEL: o.logLevel ?? "warn",
+    },
+  });
+  const healthAt = await waitFor200(child, "/health", o.timeoutMs ?? 300000);
+  return {
+    child,
+    healthMs: healthAt - child.spawnedAt,
+    readyLogMs: child.readyLogAt === undefined ? undefined : child.readyLogAt - child.spawnedAt,
+  };
+}
+
+/** The store figures GET /health reports (quad count and so on), if it reports them. */
+export async function storeStats(child: Child): Promise<Record<string, unknown> | undefined> {
+  const res = await fetch(`${child.url}/health`);
+  const body = (await res.json()) as { store?: Record<string, unknown> };
+  return body.store;
+}

@@ -1,0 +1,40 @@
+/**
+ * The knobs of `npm run bench`, read from the environment once.
+ *
+ * | env | default | meaning |
+ * |---|---|---|
+ * | BENCH_SECONDS | 10 | duration of each timed HTTP load |
+ * | BENCH_WARMUP_SECONDS | 2 | untimed load before each timed HTTP load |
+ * | BENCH_ENTITIES | 100000 | entities in the store for the memory and start-up figures |
+ * | BENCH_CONNECTIONS | 32 | autocannon connections of the single-request scenarios |
+ * | BENCH_BATCH_CONNECTIONS | 4 | connections of the batch-upsert scenario (1,000 entities each) |
+ * | BENCH_BATCH_SIZE | 1000 | entities per batch upsert |
+ */
+export interface Settings {
+  seconds: number;
+  warmupSeconds: number;
+  entities: number;
+  connections: number;
+  batchConnections: number;
+  batchSize: number;
+}
+
+function num(name: string, def: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return def;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
+  return n;
+}
+
+/** Reads the settings from `process.env`; throws on a bad value. */
+export function readSettings(): Settings {
+  return {
+    seconds: num("BENCH_SECONDS", 10, 1),
+    warmupSeconds: num("BENCH_WARMUP_SECONDS", 2, 0),
+    entities: Math.floor(num("BENCH_ENTITIES", 100000, 1000)),
+    connections: Math.floor(num("BENCH_CONNECTIONS", 32, 1)),
+    batchConnections: Math.floor(num("BENCH_BATCH_CONNECTIONS", 4, 1)),
+    batchSize: Math.floor(num("BENCH_BATCH_SIZE", 1000, 1)),
+  };
+}

@@ -1,0 +1,190 @@
+import path from "node:path";
+import { rmSync } from "node:fs";
+import { peakRssBytes, rssBytes, startChild, stopChild, waitFor200, freePort } from "./lib/child";
+import { batchUpsert, getEntities, getLoad, postEntities, type IdCounter } from "./lib/http-scenarios";
+import type { LoadResult } from "./lib/load";
+import { nquadsOf, rawIngest, type RawIngestResult } from "./lib/raw-ingest";
+import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
+import { freshDataDir, startServer, storeStats } from "./lib/server";
+import { readSettings } from "./lib/settings";
+
+/**
+ * `npm run bench`: the performance figures of issue 2 ("Done when"), measured in one run on this
+ * machine over loopback with durability on. See docs/performance.md for what each scenario does.
+ */
+
+const MB = 1024 * 1024;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const say = (s: string): void => void process.stdout.write(`${s}\n`);
+
+/** A note for a load with non-2xx answers or errors (these must be 0). */
+function flags(r: LoadResult): string | undefined {
+  const bad = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith("2") || c === "207");
+  if (bad.length === 0 && r.errors === 0) return undefined;
+  return `FLAG: ${bad.map(([c, n]) => `${n}×${c}`).join(" ")}${r.errors ? ` ${r.errors} errors` : ""}`;
+}
+
+async function bareKoa(s: ReturnType<typeof readSettings>): Promise<LoadResult> {
+  const port = await freePort();
+  const child = startChild(path.join(__dirname, "bare-koa.js"), {
+    port,
+    env: { PORT: String(port), HOST: "127.0.0.1" },
+  });
+  try {
+    await waitFor200(child, "/", 10000);
+    return await getLoad(child.url, "/", s);
+  } finally {
+    await stopChild(child);
+  }
+}
+
+async function main(): Promise<void> {
+  const s = readSettings();
+  const machine = machineFacts();
+  const started = new Date().toISOString();
+  say(`citygraph bench: ${JSON.stringify(machine)}\nsettings: ${JSON.stringify(s)}`);
+  const rows: Row[] = [];
+  const run: Record<string, unknown> = { started, machine, settings: s, durability: "on (service default)" };
+
+  say("\n[1/6] bare Koa ceiling: GET / -> 200 ok");
+  const koa = await bareKoa(s);
+  run.bareKoa = koa;
+  rows.push(info("bare-koa", "GET / req/s", koa.okPerSec, "req/s", flags(koa)));
+
+  const dataDir = freshDataDir();
+  run.dataDir = dataDir;
+  say(`\n[2/6] service start (empty store, ${dataDir})`);
+  let srv = await startServer({ dataDir });
+  const pid = srv.child.proc.pid;
+  run.firstStart = { healthMs: srv.healthMs, rssBytes: rssBytes(pid) };
+  try {
+    say("[3/6] POST /entities (one new 10-attribute entity per request)");
+    const ids: IdCounter = { next: 0 };
+    const post = await postEntities(srv.child.url, s, ids);
+    run.post = { ...post, entitiesSent: ids.next };
+    say(`  ${Math.round(post.okPerSec)} req/s, p50 ${post.latencyMs.p50} ms, p99 ${post.latencyMs.p99} ms`);
+
+    say("[4/6] GET /entities/{id} (random id among those created)");
+    const get = await getEntities(srv.child.url, s, ids.next);
+    run.get = get;
+    say(`  ${Math.round(get.okPerSec)} req/s, p50 ${get.latencyMs.p50} ms, p99 ${get.latencyMs.p99} ms`);
+
+    const batches = Math.max(Math.ceil((s.entities - ids.next) / s.batchSize), 5);
+    say(`[5/6] batch upsert: ${batches} batches of ${s.batchSize} new entities (fills the store)`);
+    const batch = await batchUpsert(srv.child.url, s, ids.next, batches);
+    run.batch = batch;
+    const total = ids.next + batches * s.batchSize;
+    await sleep(2000);
+    const rss = rssBytes(pid);
+    const stats = await storeStats(srv.child);
+    run.filled = { entities: total, rssBytes: rss, peakRssBytes: peakRssBytes(pid), store: stats };
+    say(
+      `  ${total} entities, RSS ${rss === undefined ? "?" : Math.round(rss / MB)} MB, store ${JSON.stringify(stats)}`,
+    );
+
+    say("[6/6] restart on the same DATA_DIR (LOG_LEVEL=info to see the readiness line)");
+    const t0 = performance.now();
+    const stopped = await stopChild(srv.child, 120000);
+    run.shutdown = { ms: performance.now() - t0, exit: stopped };
+    srv = await startServer({ dataDir, logLevel: "info" });
+    const rssAtHealth = rssBytes(srv.child.proc.pid);
+    await sleep(3000);
+    const rssAfter = rssBytes(srv.child.proc.pid);
+    const stats2 = await storeStats(srv.child);
+    run.restart = {
+      healthMs: srv.healthMs,
+      readyLogMs: srv.readyLogMs,
+      rssAtHealth,
+      rssAfter3s: rssAfter,
+      store: stats2,
+    };
+    say(
+      `  /health 200 after ${(srv.healthMs / 1000).toFixed(2)} s, RSS ${rssAfter === undefined ? "?" : Math.round(rssAfter / MB)} MB`,
+    );
+
+    say(`\n[raw] N-Quads of the same ${total} entities, then raw store ingest`);
+    await stopChild(srv.child, 120000);
+    const nquads = await nquadsOf(total);
+    let raw: RawIngestResult | undefined;
+    try {
+      raw = await rawIngest(nquads, {});
+      run.rawIngest = raw;
+    } catch (e) {
+      run.rawIngest = { error: (e as Error).message };
+      say(`  raw ingest failed: ${(e as Error).message}`);
+    }
+
+    const rawEps = raw?.entitiesPerSec;
+    rows.push(
+      info(
+        "raw-ingest",
+        "entities/s",
+        rawEps,
+        "ent/s",
+        raw ? `${Math.round(raw.quadsPerSec)} quads/s` : "not measured",
+      ),
+    );
+    rows.push(atLeast("POST /entities", "req/s", post.okPerSec, "req/s", 2500, flags(post)));
+    rows.push(
+      atLeast("POST /entities", "ratio to raw ingest", rawEps ? post.okPerSec / rawEps : undefined, "", 0.75),
+    );
+    rows.push(
+      info(
+        "POST /entities",
+        "latency p50/p99/max",
+        post.latencyMs.p99,
+        "ms p99",
+        `p50 ${post.latencyMs.p50} max ${post.latencyMs.max}`,
+      ),
+    );
+    rows.push(atLeast("GET /entities/{id}", "req/s", get.okPerSec, "req/s", 10000, flags(get)));
+    rows.push(
+      info(
+        "GET /entities/{id}",
+        "latency p50/p99/max",
+        get.latencyMs.p99,
+        "ms p99",
+        `p50 ${get.latencyMs.p50} max ${get.latencyMs.max}`,
+      ),
+    );
+    rows.push(info("batch upsert x1000", "entities/s", batch.entitiesPerSec, "ent/s", flags(batch)));
+    rows.push(
+      atLeast(
+        "batch upsert x1000",
+        "ratio to raw ingest",
+        rawEps ? batch.entitiesPerSec / rawEps : undefined,
+        "",
+        0.85,
+      ),
+    );
+    rows.push(
+      below(
+        "start-up",
+        `with ${total} entities`,
+        srv.healthMs / 1000,
+        "s",
+        40,
+        srv.readyLogMs === undefined
+          ? "no readiness line logged"
+          : `ready logged at ${(srv.readyLogMs / 1000).toFixed(2)} s`,
+      ),
+    );
+    rows.push(below("RSS", `with ${total} entities`, rss === undefined ? undefined : rss / MB, "MB", 2560));
+    rows.push(info("RSS", "bytes per entity", rss === undefined ? undefined : rss / total, "B"));
+    rows.push(info("RSS", "after restart (+3 s)", rssAfter === undefined ? undefined : rssAfter / MB, "MB"));
+  } finally {
+    await stopChild(srv.child, 120000);
+    if (process.env.BENCH_KEEP_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  run.finished = new Date().toISOString();
+  run.loadavgAtEnd = machineFacts().loadavg;
+  run.rows = rows;
+  const file = writeResults(run);
+  say(`\n${formatTable(rows)}\n\nJSON: ${file} (and bench/results/latest.json)`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});
