@@ -1,9 +1,10 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
+import { benchCodec } from "./codec";
 import { peakRssBytes, rssBytes, startChild, stopChild, waitFor200, freePort } from "./lib/child";
 import { batchUpsert, getEntities, getLoad, postEntities, type IdCounter } from "./lib/http-scenarios";
 import type { LoadResult } from "./lib/load";
-import { nquadsOf, rawIngest, type RawIngestResult } from "./lib/raw-ingest";
+import { nquadsOf, nquadsSource, rawIngest, type RawIngestResult } from "./lib/raw-ingest";
 import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer, storeStats } from "./lib/server";
 import { readSettings } from "./lib/settings";
@@ -50,6 +51,28 @@ async function main(): Promise<void> {
   const koa = await bareKoa(s);
   run.bareKoa = koa;
   rows.push(info("bare-koa", "GET / req/s", koa.okPerSec, "req/s", flags(koa)));
+
+  say("\n[codec] µs per entity, fast path vs jsonld.js (bench/codec.ts)");
+  const codec = await benchCodec(5000);
+  run.codec = codec;
+  rows.push(
+    info(
+      "codec",
+      "entity -> N-Triples",
+      codec.fastExpand,
+      "µs",
+      `jsonld.js toRDF ${codec.jsonldToRdf.toFixed(0)} µs`,
+    ),
+  );
+  rows.push(
+    info(
+      "codec",
+      "N-Triples -> entity",
+      codec.fastCompact,
+      "µs",
+      `jsonld.js compact ${codec.jsonldCompact.toFixed(0)} µs`,
+    ),
+  );
 
   const dataDir = freshDataDir();
   run.dataDir = dataDir;
@@ -104,7 +127,10 @@ async function main(): Promise<void> {
 
     say(`\n[raw] N-Quads of the same ${total} entities, then raw store ingest`);
     await stopChild(srv.child, 120000);
-    const nquads = await nquadsOf(total);
+    const source = nquadsSource();
+    const nquads = await nquadsOf(total, source);
+    const quads = nquads.reduce((a, q) => a + q.split("\n").length - 1, 0);
+    run.nquads = { source, entities: total, quads, bytes: nquads.reduce((a, q) => a + q.length, 0) };
     let raw: RawIngestResult | undefined;
     try {
       raw = await rawIngest(nquads, {});
