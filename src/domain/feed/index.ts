@@ -1,0 +1,10 @@
+export * from "./feed";
+export * from "./feed-camera";
+export * from "./feed-inputs";
+export { mulberry32, hashKeys } from "./prng";
+export { localHour, trafficDemand, isRushHour, HCMC_UTC_OFFSET_HOURS } from "./time-profile";
+export { flowEntityId, flowObservation } from "./flow";
+export { weatherEntityId, weatherObservation } from "./weather";
+export { airQualityEntityId, airQualityObservation, aqiFromPm25 } from "./air-quality";
+export { accidentEntity, accidentsInSlots, type Accident, type Severity } from "./accidents";
+export { stationsFromCameras, type Station } from "./stations";
