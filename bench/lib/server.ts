@@ -12,7 +12,7 @@ import { freePort, startChild, waitFor200, type Child } from "./child";
 export const MAIN_JS = path.resolve(__dirname, "..", "..", "src", "main.js");
 
 /** Lines that count as the service logging that it is ready. */
-export const READY_LOG = /listening|ready|started/i;
+export const READY_LOG = /listening/i;
 
 /** A fresh, empty data directory under the OS temp folder. */
 export function freshDataDir(): string {
