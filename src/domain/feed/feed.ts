@@ -39,7 +39,8 @@ export function createFeed(options: FeedOptions): TrafficFeed {
   const { seed, cameras } = options;
   const perHour = options.accidentsPerHour ?? 2;
   const stations = stationsFromCameras(cameras);
-  let last = options.startTime.getTime();
+  const startTime = options.startTime.getTime();
+  let last = startTime;
   // Accidents are pure functions of their minute slot; the cache only saves recomputing them.
   const slotCache = new Map<number, Accident[]>();
   const accidentsBetween = (fromSlot: number, toSlot: number): Accident[] => {
@@ -74,8 +75,10 @@ export function createFeed(options: FeedOptions): TrafficFeed {
       }
       if (advancing) {
         for (const a of accidents) {
-          if ((from < a.start && a.start <= to) || (from < a.end && a.end <= to))
-            docs.push(accidentEntity(a, to));
+          const started = from < a.start && a.start <= to;
+          // Resolutions only of accidents this feed reported (those that started after startTime).
+          const resolved = from < a.end && a.end <= to && a.start > startTime;
+          if (started || resolved) docs.push(accidentEntity(a, to));
         }
         last = to;
       }

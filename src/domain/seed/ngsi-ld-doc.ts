@@ -38,8 +38,8 @@ export function geoProperty(value: Point | MultiPolygon, meta: AttrMeta = {}): R
   return { type: "GeoProperty", value, ...meta };
 }
 
-/** A Relationship attribute. */
-export function relationship(object: string, meta: AttrMeta = {}): Record<string, unknown> {
+/** A Relationship attribute (one object, or several as an array of URIs). */
+export function relationship(object: string | string[], meta: AttrMeta = {}): Record<string, unknown> {
   return { type: "Relationship", object, ...meta };
 }
 

@@ -5,7 +5,6 @@ import {
   dateTime,
   entity,
   geoProperty,
-  listRelationship,
   point,
   property,
   relationship,
@@ -86,13 +85,17 @@ export function cameraEntity(c: LocatedCamera): NgsiLdEntityDoc {
   });
 }
 
-/** The NGSI-LD District entity of one district, listing its cameras (omitted when it has none). */
+/**
+ * The NGSI-LD District entity of one district. Its cameras are one Relationship `refCameras` whose
+ * `object` is the array of camera ids (NGSI-LD v1.8 allows an array of URIs; a set, unordered): it
+ * gives one shortcut triple per camera, unlike a ListRelationship. Omitted when there is none.
+ */
 export function districtEntity(d: DistrictRecord, cameraIds: readonly string[]): NgsiLdEntityDoc {
   return entity(d.entityId, "District", {
     name: property(d.name),
     alternateName: d.alternateNames.length > 0 ? property(d.alternateNames) : undefined,
     location: geoProperty(d.geometry),
-    refCameras: cameraIds.length > 0 ? listRelationship(cameraIds) : undefined,
+    refCameras: cameraIds.length > 0 ? relationship([...cameraIds]) : undefined,
     source: property(DISTRICT_SOURCE),
   });
 }
