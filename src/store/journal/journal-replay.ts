@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import { decodeSegment, JournalRecord } from "./record-codec";
+import { listSegments } from "./journal-files";
+
+/** What reading the journal found. */
+export interface JournalScan {
+  /** Start sequence of the segment to continue appending to, if any segment exists. */
+  tailStart: number | undefined;
+  /** Bytes cut from a torn last record, if any (never acknowledged, so nothing is lost). */
+  droppedBytes: number;
+  /** Why the tail was cut, if it was. */
+  droppedReason?: string;
+}
+
+/**
+ * Reads every journal segment in `dir` and hands each record with seq > `afterSeq` to `apply`, in order
+ * (DESIGN.md "Durability is ours to build": start-up = snapshot + replay). A torn last record of the
+ * LAST segment (a crash mid-write: truncated, or a bad checksum with nothing valid after it) is cut off
+ * and reported, never fatal: its commit was never acknowledged. Damage followed by more data, or damage
+ * in any earlier segment, would lose acknowledged commits: that is an error with a clear message.
+ * Segments are read one at a time, so memory holds one segment, not the whole journal.
+ */
+export function replayJournal(dir: string, afterSeq: number, apply: (r: JournalRecord) => void): JournalScan {
+  const segments = listSegments(dir);
+  let lastSeq = afterSeq;
+  const scan: JournalScan = { tailStart: segments.at(-1)?.startSeq, droppedBytes: 0 };
+  segments.forEach((seg, i) => {
+    const buf = fs.readFileSync(seg.file);
+    const decoded = decodeSegment(buf);
+    const d = decoded.damage;
+    if (d) {
+      const last = i === segments.length - 1;
+      if (!last || !d.torn) {
+        throw new Error(
+          `journal corrupt: ${seg.file} has a ${d.reason} at byte ${d.offset} of ${buf.length}` +
+            (last ? " followed by more data" : " and later segments exist") +
+            "; acknowledged commits would be lost, refusing to start (restore the file or cut it at that offset by hand)",
+        );
+      }
+      scan.droppedBytes = buf.length - decoded.validBytes;
+      scan.droppedReason = d.reason;
+      fs.truncateSync(seg.file, decoded.validBytes);
+    }
+    for (const r of decoded.records) {
+      if (r.seq <= lastSeq) continue;
+      if (r.seq !== lastSeq + 1) {
+        throw new Error(`journal corrupt: ${seg.file} jumps from seq ${lastSeq} to ${r.seq}`);
+      }
+      apply(r);
+      lastSeq = r.seq;
+    }
+  });
+  return scan;
+}

@@ -1,0 +1,140 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fsyncDir, segmentName } from "./journal-files";
+
+type Item =
+  | { kind: "record"; data: Buffer; done: (err?: Error) => void }
+  | { kind: "rotate"; startSeq: number; done: (err?: Error) => void };
+
+const write = (fd: number, data: Buffer): Promise<void> =>
+  new Promise((resolve, reject) => fs.write(fd, data, 0, data.length, null, (e) => (e ? reject(e) : resolve())));
+const fdatasync = (fd: number): Promise<void> =>
+  new Promise((resolve, reject) => fs.fdatasync(fd, (e) => (e ? reject(e) : resolve())));
+
+/**
+ * The append side of the journal with group commit (DESIGN.md "Durability is ours to build"). Records
+ * appended while a write+fdatasync is in flight wait and go out together in the next one; each append's
+ * promise resolves only once its bytes are on disk, in append order. The file I/O runs on libuv's pool,
+ * so the worker keeps applying commits and answering reads meanwhile. After an I/O error the writer is
+ * broken: that batch and every later append are rejected (the store must not acknowledge anything more).
+ */
+export class JournalWriter {
+  private queue: Item[] = [];
+  private running = false;
+  private broken: Error | undefined;
+  private bytes: number;
+
+  private constructor(
+    private readonly dir: string,
+    private fd: number,
+  ) {
+    this.bytes = fs.fstatSync(fd).size;
+  }
+
+  /** Opens (or creates) the segment starting at `startSeq` for appending. */
+  static open(dir: string, startSeq: number): JournalWriter {
+    return new JournalWriter(dir, openSegment(dir, startSeq));
+  }
+
+  /** Appends one encoded record; resolves once it is fsynced. */
+  append(data: Buffer): Promise<void> {
+    return this.enqueue((done) => ({ kind: "record", data, done }));
+  }
+
+  /**
+   * Ends the current segment after every record appended so far is durable, and continues in a new
+   * segment starting at `startSeq`; records appended after this call go to the new segment.
+   */
+  rotate(startSeq: number): Promise<void> {
+    return this.enqueue((done) => ({ kind: "rotate", startSeq, done }));
+  }
+
+  /** Resolves once everything appended so far is on disk. */
+  flush(): Promise<void> {
+    return this.running || this.queue.length ? this.append(Buffer.alloc(0)) : Promise.resolve();
+  }
+
+  /** Bytes in the current segment. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** Why the writer stopped accepting records, if it did. */
+  get failure(): Error | undefined {
+    return this.broken;
+  }
+
+  /** True if the segment can still be written (health check). */
+  writable(): boolean {
+    if (this.broken) return false;
+    try {
+      fs.fstatSync(this.fd);
+      fs.accessSync(this.dir, fs.constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Flushes and closes the segment. */
+  async close(): Promise<void> {
+    await this.flush().catch(() => undefined);
+    fs.closeSync(this.fd);
+  }
+
+  private enqueue(make: (done: (err?: Error) => void) => Item): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    return new Promise((resolve, reject) => {
+      this.queue.push(make((err) => (err ? reject(err) : resolve())));
+      if (!this.running) void this.run();
+    });
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    while (this.queue.length > 0) {
+      const head = this.queue[0];
+      if (head.kind === "rotate") {
+        this.queue.shift();
+        try {
+          fs.closeSync(this.fd);
+          this.fd = openSegment(this.dir, head.startSeq);
+          this.bytes = 0;
+          head.done();
+        } catch (e) {
+          this.fail(e as Error, [head]);
+        }
+        continue;
+      }
+      let n = 0;
+      while (n < this.queue.length && this.queue[n].kind === "record") n++;
+      const batch = this.queue.splice(0, n) as Extract<Item, { kind: "record" }>[];
+      const data = batch.length === 1 ? batch[0].data : Buffer.concat(batch.map((b) => b.data));
+      try {
+        if (data.length > 0) {
+          await write(this.fd, data);
+          await fdatasync(this.fd);
+          this.bytes += data.length;
+        }
+        for (const b of batch) b.done();
+      } catch (e) {
+        this.fail(e as Error, batch);
+      }
+    }
+    this.running = false;
+  }
+
+  private fail(err: Error, items: Item[]): void {
+    this.broken = new Error(`journal write failed: ${err.message}`);
+    for (const it of [...items, ...this.queue.splice(0)]) it.done(this.broken);
+  }
+}
+
+function openSegment(dir: string, startSeq: number): number {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, segmentName(startSeq));
+  const existed = fs.existsSync(file);
+  const fd = fs.openSync(file, "a");
+  if (!existed) fsyncDir(dir);
+  return fd;
+}

@@ -1,0 +1,77 @@
+import { crc32 } from "node:zlib";
+import type { GraphWrite } from "../graph-store";
+
+/** One committed change as kept in the journal (DESIGN.md "Durability is ours to build"). */
+export interface JournalRecord {
+  seq: number;
+  tenant: string;
+  writes: GraphWrite[];
+}
+
+/** Bytes of the record header: payload length (u32 LE) then CRC-32 of the payload (u32 LE). */
+export const HEADER_BYTES = 8;
+
+/** Encodes a record as header + UTF-8 JSON payload. */
+export function encodeRecord(r: JournalRecord): Buffer {
+  const json = JSON.stringify(r);
+  const out = Buffer.allocUnsafe(HEADER_BYTES + Buffer.byteLength(json, "utf8"));
+  const len = out.write(json, HEADER_BYTES, "utf8");
+  out.writeUInt32LE(len, 0);
+  out.writeUInt32LE(crc32(out.subarray(HEADER_BYTES)), 4);
+  return out;
+}
+
+/** Where and why decoding of a segment stopped early. */
+export interface SegmentDamage {
+  /** Offset of the first byte that is not part of a whole, valid record. */
+  offset: number;
+  reason: string;
+  /**
+   * True when the damage can only be a write cut short by a crash: the record runs past the end of the
+   * file, or it is the very last thing in the file, or everything from `offset` on is zero bytes.
+   * False means valid-looking bytes follow the bad record: corruption in the middle.
+   */
+  torn: boolean;
+}
+
+/** Result of decoding the records of one journal segment. */
+export interface DecodedSegment {
+  records: JournalRecord[];
+  /** Offset just after the last whole, valid record. */
+  validBytes: number;
+  damage?: SegmentDamage;
+}
+
+function allZero(buf: Buffer, from: number): boolean {
+  for (let i = from; i < buf.length; i++) if (buf[i] !== 0) return false;
+  return true;
+}
+
+/** Decodes a segment; stops at the first incomplete or corrupt record and classifies the damage. */
+export function decodeSegment(buf: Buffer): DecodedSegment {
+  const records: JournalRecord[] = [];
+  let at = 0;
+  const stop = (reason: string, recordEnd: number): DecodedSegment => ({
+    records,
+    validBytes: at,
+    damage: { offset: at, reason, torn: recordEnd >= buf.length || allZero(buf, at) },
+  });
+  while (at < buf.length) {
+    if (buf.length - at < HEADER_BYTES) return stop("truncated header", buf.length);
+    const len = buf.readUInt32LE(at);
+    const end = at + HEADER_BYTES + len;
+    if (len === 0) return stop("empty record", end);
+    if (end > buf.length) return stop("truncated record", end);
+    const payload = buf.subarray(at + HEADER_BYTES, end);
+    if (crc32(payload) !== buf.readUInt32LE(at + 4)) return stop("checksum mismatch", end);
+    let rec: JournalRecord;
+    try {
+      rec = JSON.parse(payload.toString("utf8")) as JournalRecord;
+    } catch {
+      return stop("unreadable payload", end);
+    }
+    records.push(rec);
+    at = end;
+  }
+  return { records, validBytes: at };
+}

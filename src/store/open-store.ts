@@ -1,0 +1,151 @@
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { AppError, ErrorKind, ERROR_KINDS } from "../errors";
+import type { CommitEvent, GraphStore, GraphWrite, SelectRow, StoreStats } from "./graph-store";
+import type { StoreRequest, StoreResponse, WireError, WorkerEvent, WorkerOptions } from "./worker/protocol";
+
+/** Options of {@link openGraphStore}. */
+export interface OpenStoreOptions {
+  /** DATA_DIR; the store keeps its journal and snapshots in `<dataDir>/store`. */
+  dataDir: string;
+  /** Quad ceiling over all tenants (default 8,000,000; the WASM build dies near 13M). */
+  maxQuads?: number;
+  /** Journal bytes that trigger an automatic compaction (default 256 MiB). */
+  journalCompactBytes?: number;
+  /**
+   * Bytes of WASM memory to grow once at start (default 128 MiB; 0 = off). Avoids repeated memory
+   * growth, each of which triggers full GCs; costs that much RSS and ~0.25 s per 128 MiB at start.
+   */
+  wasmPreGrowBytes?: number;
+  log?: (level: "debug" | "info" | "warn" | "error", msg: string, fields?: object) => void;
+}
+
+type Ok = { id: number; ok: true; value?: unknown };
+type Pending = { resolve: (v: Ok) => void; reject: (e: AppError) => void };
+/** Distributes Omit over a union, so each request variant loses its `id`. */
+type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
+
+/**
+ * Starts the store worker, waits for snapshot load + journal replay, and returns the main-thread proxy
+ * implementing {@link GraphStore} (DESIGN.md "The store lives in a worker thread", "Durability is ours
+ * to build"). Only text crosses the thread boundary; commit `meta` stays in this thread and is handed
+ * to change-feed listeners after the write is durable, in seq order. Worker errors come back as
+ * AppError of the same kind (StoreFull, BadRequestData, InternalError...).
+ */
+export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore> {
+  const log = opts.log ?? (() => undefined);
+  const workerOpts: WorkerOptions = {
+    dataDir: opts.dataDir,
+    maxQuads: opts.maxQuads ?? 8_000_000,
+    journalCompactBytes: opts.journalCompactBytes ?? 256 * 1024 * 1024,
+    wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024,
+  };
+  const worker = new Worker(path.join(__dirname, "worker", "store-worker.js"), { workerData: workerOpts });
+  const pending = new Map<number, Pending>();
+  const listeners = new Set<(e: CommitEvent) => void>();
+  let nextId = 1;
+  let fatal: string | undefined;
+  let closed = false;
+
+  const failAll = (message: string): void => {
+    fatal ??= message;
+    for (const p of pending.values()) p.reject(new AppError("InternalError", message));
+    pending.clear();
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    worker.on("message", (m: StoreResponse | WorkerEvent) => {
+      if ("event" in m) {
+        if (m.event === "ready") {
+          log("info", "store ready", { ...m.stats, replayed: m.replayed, ms: m.ms });
+          resolve();
+        } else if (m.event === "log") log(m.level, m.msg, m.fields);
+        else {
+          log("error", "store failed", { error: m.message });
+          fatal = m.message;
+          reject(new Error(`graph store failed to start: ${m.message}`));
+        }
+        return;
+      }
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      if (m.ok) p.resolve(m);
+      else p.reject(toAppError(m.error));
+    });
+    worker.on("error", (e) => {
+      log("error", "store worker crashed", { error: e.message });
+      failAll(`The store worker crashed: ${e.message}`);
+      reject(e);
+    });
+    worker.on("exit", (code) => {
+      if (!closed) log("error", "store worker exited", { code });
+      failAll(`The store worker exited (code ${code})`);
+      reject(new Error(`store worker exited with code ${code} before it was ready`));
+    });
+  });
+
+  const call = (req: WithoutId<StoreRequest>): Promise<Ok> => {
+    if (fatal) return Promise.reject(new AppError("InternalError", fatal));
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...req, id });
+    });
+  };
+
+  const emit = (event: CommitEvent): void => {
+    for (const l of listeners) {
+      try {
+        l(event);
+      } catch (e) {
+        log("error", "change-feed listener failed", { error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  };
+
+  return {
+    async commit<M>(tenant: string, writes: GraphWrite[], meta: M): Promise<number> {
+      // Acks arrive in seq order and each resolves in that order, so listeners see seq order.
+      const seq = (await call({ op: "commit", tenant, writes })).value as number;
+      emit({ seq, tenant, writes, meta });
+      return seq;
+    },
+    async readGraphs(tenant, graphs) {
+      return (await call({ op: "read", tenant, graphs })).value as (string | null)[];
+    },
+    async select(tenant, sparql) {
+      return (await call({ op: "select", tenant, sparql })).value as SelectRow[];
+    },
+    async tenants() {
+      return (await call({ op: "tenants" })).value as string[];
+    },
+    onCommit(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    async stats() {
+      return (await call({ op: "stats" })).value as StoreStats;
+    },
+    async compact() {
+      await call({ op: "compact" });
+    },
+    async health() {
+      if (fatal) return { ok: false, journalWritable: false, detail: fatal };
+      return (await call({ op: "health" })).value as { ok: boolean; journalWritable: boolean; detail?: string };
+    },
+    async close() {
+      if (closed) return;
+      try {
+        if (!fatal) await call({ op: "close" });
+      } finally {
+        closed = true;
+        await worker.terminate();
+      }
+    },
+  };
+}
+
+function toAppError(e: WireError): AppError {
+  return new AppError(e.kind in ERROR_KINDS ? (e.kind as ErrorKind) : "InternalError", e.message, e.details ?? {});
+}

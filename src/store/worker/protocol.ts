@@ -1,0 +1,37 @@
+import type { GraphWrite, StoreStats } from "../graph-store";
+
+/** Requests from the main thread to the store worker (DESIGN.md "The store lives in a worker thread"). */
+export type StoreRequest =
+  | { id: number; op: "commit"; tenant: string; writes: GraphWrite[] }
+  | { id: number; op: "read"; tenant: string; graphs: string[] }
+  | { id: number; op: "select"; tenant: string; sparql: string }
+  | { id: number; op: "tenants" }
+  | { id: number; op: "stats" }
+  | { id: number; op: "compact" }
+  | { id: number; op: "health" }
+  | { id: number; op: "ping" }
+  | { id: number; op: "close" };
+
+/** Options the worker is started with (see `openGraphStore`). */
+export interface WorkerOptions {
+  dataDir: string;
+  maxQuads: number;
+  journalCompactBytes: number;
+  wasmPreGrowBytes: number;
+}
+
+/** A worker error carried back as data; the proxy turns it into an AppError of the same kind. */
+export interface WireError {
+  kind: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Answers of the worker; `value` holds the result (the seq for commits). */
+export type StoreResponse = { id: number; ok: true; value?: unknown } | { id: number; ok: false; error: WireError };
+
+/** Unsolicited messages: the worker is ready, wants something logged, or has failed for good. */
+export type WorkerEvent =
+  | { event: "ready"; stats: StoreStats; replayed: number; ms: number }
+  | { event: "log"; level: "debug" | "info" | "warn" | "error"; msg: string; fields?: object }
+  | { event: "fatal"; message: string };

@@ -1,0 +1,131 @@
+import path from "node:path";
+import { parentPort, workerData } from "node:worker_threads";
+import { AppError } from "../../errors";
+import type { GraphWrite, StoreStats } from "../graph-store";
+import { JournalWriter } from "../journal/journal-writer";
+import { encodeRecord } from "../journal/record-codec";
+import { Compactor } from "../snapshot/compactor";
+import type { StoreRequest, StoreResponse, WireError, WorkerEvent, WorkerOptions } from "./protocol";
+import { preGrowWasmMemory, recover } from "./recovery";
+import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
+
+/*
+ * The store worker (DESIGN.md "The store lives in a worker thread"): owns the Oxigraph datasets, the
+ * journal and the snapshots. A commit is applied to Oxigraph at once (atomically, or refused with
+ * nothing applied), then its record is appended to the journal (group commit), and it is acknowledged
+ * only after the fdatasync. Reads run between messages and see applied commits.
+ */
+const port = parentPort;
+if (!port) throw new Error("store-worker must run in a worker thread");
+const opts = workerData as WorkerOptions;
+const dir = path.join(opts.dataDir, "store");
+const datasets = new TenantDatasets(opts.maxQuads);
+const send = (m: StoreResponse | WorkerEvent): void => port.postMessage(m);
+const log = (level: "info" | "warn" | "error", msg: string, fields?: object): void =>
+  send({ event: "log", level, msg, fields });
+
+let seq = 0;
+let journal: JournalWriter;
+let compactor: Compactor;
+let dead: string | undefined;
+let closing = false;
+
+function stats(): StoreStats {
+  return {
+    quads: datasets.quads,
+    tenants: datasets.tenants().length,
+    journalBytes: journal.size,
+    lastSeq: seq,
+    maxQuads: opts.maxQuads,
+  };
+}
+
+function wireError(e: unknown): WireError {
+  if (e instanceof AppError) return { kind: e.kind, message: e.message, details: e.details };
+  if (isWasmTrap(e)) {
+    dead = `Oxigraph trapped (${e.message}); the in-memory store is unusable, restart to recover from disk`;
+    log("error", "store worker: WASM trap, store is dead", { error: e.message });
+    send({ event: "fatal", message: dead });
+  }
+  return { kind: "InternalError", message: e instanceof Error ? e.message : String(e) };
+}
+
+function commit(id: number, tenant: string, writes: GraphWrite[]): void {
+  if (journal.failure) throw new AppError("InternalError", `The journal is not writable: ${journal.failure.message}`);
+  datasets.apply(tenant, writes);
+  const mySeq = ++seq;
+  journal.append(encodeRecord({ seq: mySeq, tenant, writes })).then(
+    () => send({ id, ok: true, value: mySeq }),
+    (e: Error) => {
+      log("error", "store journal write failed; commits are refused from now on", { error: e.message });
+      send({ id, ok: false, error: { kind: "InternalError", message: e.message } });
+    },
+  );
+  if (journal.size > opts.journalCompactBytes && !compactor.busy) {
+    compactor.compact().catch((e: Error) => log("error", "store compaction failed", { error: e.message }));
+  }
+}
+
+function reply(id: number, p: Promise<unknown>): void {
+  p.then(
+    (value) => send({ id, ok: true, value }),
+    (e: unknown) => send({ id, ok: false, error: wireError(e) }),
+  );
+}
+
+function handle(req: StoreRequest): void {
+  switch (req.op) {
+    case "commit":
+      return commit(req.id, req.tenant, req.writes);
+    case "read":
+      return send({ id: req.id, ok: true, value: req.graphs.map((g) => datasets.readGraph(req.tenant, g)) });
+    case "select":
+      return send({ id: req.id, ok: true, value: datasets.select(req.tenant, req.sparql) });
+    case "tenants":
+      return send({ id: req.id, ok: true, value: datasets.tenants() });
+    case "stats":
+      return send({ id: req.id, ok: true, value: stats() });
+    case "ping":
+      return send({ id: req.id, ok: true });
+    case "health": {
+      const journalWritable = journal.writable();
+      const detail = dead ?? journal.failure?.message;
+      return send({ id: req.id, ok: true, value: { ok: !dead && journalWritable, journalWritable, detail } });
+    }
+    case "compact":
+      return reply(req.id, compactor.compact());
+    case "close":
+      closing = true;
+      return reply(
+        req.id,
+        (async () => {
+          await compactor.idle();
+          await journal.close();
+        })(),
+      );
+  }
+}
+
+port.on("message", (req: StoreRequest) => {
+  if (dead || closing) {
+    const message = dead ?? "The store is closing";
+    return send({ id: req.id, ok: false, error: { kind: dead ? "InternalError" : "ServiceUnavailable", message } });
+  }
+  try {
+    handle(req);
+  } catch (e) {
+    send({ id: req.id, ok: false, error: wireError(e) });
+  }
+});
+
+try {
+  const t0 = Date.now();
+  preGrowWasmMemory(opts.wasmPreGrowBytes);
+  const r = recover(dir, datasets, log);
+  seq = r.lastSeq;
+  journal = JournalWriter.open(dir, r.tailStart ?? seq + 1);
+  compactor = new Compactor({ dir, datasets, journal, lastSeq: () => seq, log });
+  send({ event: "ready", stats: stats(), replayed: r.replayed, ms: Date.now() - t0 });
+} catch (e) {
+  send({ event: "fatal", message: e instanceof Error ? e.message : String(e) });
+}

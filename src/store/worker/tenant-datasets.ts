@@ -1,0 +1,169 @@
+import oxigraph from "oxigraph";
+import { AppError } from "../../errors";
+import type { GraphWrite, SelectRow } from "../graph-store";
+import { assertGraphIri, lineCount } from "./ntriples-text";
+
+const NT = "application/n-triples";
+
+/** True for a WebAssembly trap (`RuntimeError: unreachable`...): after one, the Oxigraph instance is dead. */
+export function isWasmTrap(e: unknown): e is Error {
+  return e instanceof Error && e.name === "RuntimeError";
+}
+const NQ = "application/n-quads";
+
+/**
+ * The Oxigraph datasets of all tenants (DESIGN.md "Tenants", "Entities are named graphs"): one `Store`
+ * per tenant, so no query of one tenant can see another's graphs, plus a quad count per named graph
+ * (Oxigraph's `size` walks the whole store: 38 ms at 400k quads, so counts are kept here).
+ *
+ * Blank nodes: Oxigraph renames every blank-node label to a fresh random id on each `load` call
+ * (verified on 0.5.11: `_:b0` loaded in two calls gives two distinct nodes; within one call it is one
+ * node). Each graph write is loaded by its own call, so a label in a write's text is scoped to that
+ * graph and that write: `_:b0` of entity A never meets `_:b0` of entity B, and a replace never reuses
+ * the old nodes. Reads return Oxigraph's labels (stable until the graph is rewritten).
+ */
+export class TenantDatasets {
+  private readonly stores = new Map<string, oxigraph.Store>();
+  private readonly counts = new Map<string, Map<string, number>>();
+  private total = 0;
+
+  constructor(private readonly maxQuads: number) {}
+
+  /** Estimated quads in all tenants (line counts of the writes; exact after a snapshot load). */
+  get quads(): number {
+    return this.total;
+  }
+
+  /** Tenants that hold at least one graph. */
+  tenants(): string[] {
+    return [...this.counts.entries()].filter(([, m]) => m.size > 0).map(([t]) => t);
+  }
+
+  /** The graph names of `tenant` (a copy, safe to iterate while writes go on). */
+  graphs(tenant: string): string[] {
+    return [...(this.counts.get(tenant)?.keys() ?? [])];
+  }
+
+  /**
+   * Applies the writes of one commit atomically. Refuses the whole commit with StoreFull, applying
+   * nothing, when it would take the store (all tenants: they share one WASM memory) past `maxQuads`.
+   * If Oxigraph refuses a write's text, every graph this commit touched is restored and the commit
+   * fails with BadRequestData. `enforceCeiling: false` is for replay of already accepted commits.
+   */
+  apply(tenant: string, writes: GraphWrite[], enforceCeiling = true): void {
+    const counts = this.countsOf(tenant);
+    const sizes = new Map<string, number>();
+    let delta = 0;
+    for (const w of writes) {
+      assertGraphIri(w.graph);
+      const before = sizes.get(w.graph) ?? counts.get(w.graph) ?? 0;
+      const after = w.triples === null ? 0 : lineCount(w.triples);
+      sizes.set(w.graph, after);
+      delta += after - before;
+    }
+    if (enforceCeiling && delta > 0 && this.total + delta > this.maxQuads) {
+      throw new AppError(
+        "StoreFull",
+        `The store holds about ${this.total} quads; this write (+${delta}) would pass its ceiling of ${this.maxQuads}`,
+        { quads: this.total, adding: delta, maxQuads: this.maxQuads },
+      );
+    }
+    const store = this.storeOf(tenant);
+    const undo: GraphWrite[] = [];
+    try {
+      for (const w of writes) {
+        const had = counts.has(w.graph);
+        undo.push({ graph: w.graph, triples: had ? this.dump(store, w.graph) : null });
+        this.replace(store, counts, w);
+      }
+    } catch (e) {
+      if (isWasmTrap(e)) throw e; // a trap: the WASM store is dead, do not touch it
+      for (const u of undo.reverse()) this.replace(store, counts, u);
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new AppError("BadRequestData", `The store could not load a graph: ${msg}`);
+    }
+  }
+
+  /**
+   * Loads a tenant's snapshot (N-Quads, as chunks of one file) in ONE load call, so blank-node labels
+   * shared by several lines stay one node, then counts the quads of each graph.
+   */
+  loadSnapshot(tenant: string, chunks: Iterable<Uint8Array>): void {
+    const store = this.storeOf(tenant);
+    store.load(chunks, { format: NQ, no_transaction: true });
+    const counts = this.countsOf(tenant);
+    const rows = store.query("SELECT ?g (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g") as Map<
+      string,
+      oxigraph.Term
+    >[];
+    for (const r of rows) {
+      const g = r.get("g")?.value ?? "";
+      const n = Number(r.get("c")?.value ?? 0);
+      this.total += n - (counts.get(g) ?? 0);
+      counts.set(g, n);
+    }
+  }
+
+  /** The N-Triples of one graph, or null where it does not exist. */
+  readGraph(tenant: string, graph: string): string | null {
+    const store = this.stores.get(tenant);
+    if (!store || !this.counts.get(tenant)?.has(graph)) return null;
+    return this.dump(store, graph);
+  }
+
+  /**
+   * SELECT rows (variable -> term in N-Triples syntax; unbound variables are absent). An ASK answers
+   * as a solution sequence: `[{}]` for true, `[]` for false. Other query forms are BadRequestData.
+   */
+  select(tenant: string, sparql: string): SelectRow[] {
+    const store = this.stores.get(tenant) ?? new oxigraph.Store();
+    let result: unknown;
+    try {
+      result = store.query(sparql);
+    } catch (e) {
+      throw new AppError("BadRequestData", `SPARQL query refused: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (typeof result === "boolean") return result ? [{}] : [];
+    if (!Array.isArray(result) || (result.length > 0 && !(result[0] instanceof Map))) {
+      throw new AppError("BadRequestData", "Only SPARQL SELECT and ASK queries are accepted here");
+    }
+    return (result as Map<string, oxigraph.Term>[]).map((m) => {
+      const row: SelectRow = {};
+      for (const [k, v] of m) row[k] = v.toString();
+      return row;
+    });
+  }
+
+  private replace(store: oxigraph.Store, counts: Map<string, number>, w: GraphWrite): void {
+    const old = counts.get(w.graph);
+    if (old !== undefined) {
+      store.update(`DROP SILENT GRAPH <${w.graph}>`);
+      this.total -= old;
+      counts.delete(w.graph);
+    }
+    if (w.triples !== null && w.triples.length > 0) {
+      // no_transaction: ~1.5x faster; a half-loaded graph is dropped again by the caller's undo.
+      counts.set(w.graph, 0);
+      store.load(w.triples, { format: NT, to_graph_name: oxigraph.namedNode(w.graph), no_transaction: true });
+      const n = lineCount(w.triples);
+      counts.set(w.graph, n);
+      this.total += n;
+    }
+  }
+
+  private dump(store: oxigraph.Store, graph: string): string {
+    return store.dump({ format: NT, from_graph_name: oxigraph.namedNode(graph) });
+  }
+
+  private storeOf(tenant: string): oxigraph.Store {
+    let s = this.stores.get(tenant);
+    if (!s) this.stores.set(tenant, (s = new oxigraph.Store()));
+    return s;
+  }
+
+  private countsOf(tenant: string): Map<string, number> {
+    let c = this.counts.get(tenant);
+    if (!c) this.counts.set(tenant, (c = new Map()));
+    return c;
+  }
+}
