@@ -63,7 +63,9 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
         else {
           log("error", "store failed", { error: m.message });
           fatal = m.message;
-          reject(new Error(`graph store failed to start: ${m.message}`));
+          failAll(m.message);
+          reject(new Error(`graph store failed: ${m.message}`));
+          void worker.terminate(); // a dead or half-started worker serves nothing
         }
         return;
       }
