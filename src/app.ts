@@ -1,0 +1,123 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import Koa from "koa";
+import Router from "@koa/router";
+import { AppError } from "./errors";
+import type { Config } from "./config/config";
+import type { Logger } from "./log/logger";
+import { openGraphStore } from "./store/open-store";
+import type { GraphStore } from "./store/graph-store";
+import { EntityIndex } from "./store/indexes/entity-index";
+import { ContextLoader } from "./rdf/context-loader";
+import { ContextRegistry } from "./rdf/context-registry";
+import { ContextService } from "./rdf/context-service";
+import { compileContext } from "./rdf/compile-context";
+import { entityToTriples, triplesToEntity } from "./ngsi-ld/codec";
+import type { EntityCodec } from "./ngsi-ld/entities/entity-codec";
+import type { Entity } from "./ngsi-ld/model/entity";
+import { GraphCache } from "./store/indexes/graph-cache";
+import { EntityRepository } from "./ngsi-ld/entities/entity-repository";
+import { EntityService } from "./ngsi-ld/entities/entity-service";
+import { AttributeService } from "./ngsi-ld/entities/attribute-service";
+import { BatchService } from "./ngsi-ld/entities/batch-service";
+import { errorMiddleware } from "./api/http/error-middleware";
+import { registerHealthRoutes } from "./api/http/health-routes";
+import { ngsiRequest } from "./api/ngsi-ld/ngsi-request";
+import { registerEntityRoutes } from "./api/ngsi-ld/entities-routes";
+import { registerBatchRoutes } from "./api/ngsi-ld/batch-routes";
+import { registerQueryRoutes } from "./api/ngsi-ld/query-routes";
+import { registerJsonLdContextRoutes } from "./api/ngsi-ld/jsonld-contexts-routes";
+
+/** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
+const fastEntityCodec: EntityCodec = {
+  toTriples: (e, ctx) => entityToTriples(e as Parameters<typeof entityToTriples>[0], ctx),
+  fromTriples: (t, id, ctx) => triplesToEntity(t, id, ctx) as Entity,
+};
+
+/** A running citygraph service. */
+export interface RunningApp {
+  /** Base URL, e.g. http://127.0.0.1:1026 */
+  url: string;
+  server: http.Server;
+  store: GraphStore;
+  /** Graceful stop: no new connections, in-flight requests finish, the journal is flushed. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root (DESIGN.md "Layout"): the one place that wires the store, the indexes, the
+ * contexts, the services and the faces together, then listens on `config.port`.
+ */
+export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
+  const started = Date.now();
+  const store = await openGraphStore({
+    dataDir: config.dataDir,
+    maxQuads: config.maxQuads,
+    journalCompactBytes: config.journalCompactBytes,
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  const index = new EntityIndex();
+  await index.rebuild(store);
+  store.onCommit((e) => index.apply(e));
+  const cache = new GraphCache();
+  store.onCommit((e) => cache.apply(e));
+  const loader = new ContextLoader({
+    dataDir: config.dataDir,
+    preloadDir: config.preloadContextsDir,
+    timeoutMs: config.contextFetchTimeoutMs,
+  });
+  const registry = new ContextRegistry({ dataDir: config.dataDir, loader });
+  const contexts = new ContextService({ loader, compile: compileContext, usage: registry });
+  registry.onChange(() => contexts.clear());
+  await registry.init();
+  await contexts.init();
+  const repo = new EntityRepository(store, index, fastEntityCodec, cache);
+  const entities = new EntityService(repo);
+
+  const app = new Koa();
+  app.proxy = false;
+  app.use(errorMiddleware(log));
+  const root = new Router();
+  registerHealthRoutes(root, store, {});
+  const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
+  ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
+  registerEntityRoutes(ngsi, entities, new AttributeService(repo));
+  registerBatchRoutes(ngsi, new BatchService(repo), entities, contexts);
+  registerQueryRoutes(ngsi, repo, config.maxLimit);
+  registerJsonLdContextRoutes(ngsi, registry);
+  for (const r of [root, ngsi]) {
+    app.use(r.routes());
+    app.use(
+      r.allowedMethods({
+        throw: true,
+        methodNotAllowed: () => new AppError("MethodNotAllowed", "Method not allowed on this resource"),
+        notImplemented: () => new AppError("OperationNotSupported", "Method not implemented"),
+      }),
+    );
+  }
+  app.use(async () => {
+    throw new AppError("ResourceNotFound", "No such resource");
+  });
+
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  log.info("citygraph listening", { url, entities: index.size(""), startupMs: Date.now() - started });
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await store.close();
+      log.info("citygraph stopped");
+    })());
+  return { url, server, store, close };
+}

@@ -1,0 +1,44 @@
+import { startApp } from "./app";
+import { ConfigError, loadConfig } from "./config/config";
+import { createLogger } from "./log/logger";
+
+/**
+ * Process entry (DESIGN.md "Layout"): reads the configuration, starts the service, and stops it
+ * gracefully on SIGTERM/SIGINT (stop accepting, finish in-flight writes, flush the journal).
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`citygraph: configuration error: ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const log = createLogger(config.logLevel);
+  const app = await startApp(config, log);
+  let stopping = false;
+  for (const sig of ["SIGTERM", "SIGINT"] as const) {
+    process.on(sig, () => {
+      if (stopping) return;
+      stopping = true;
+      log.info("shutting down", { signal: sig });
+      const force = setTimeout(() => process.exit(1), 15_000);
+      force.unref();
+      app.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error("shutdown failed", { error: String(err) });
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`citygraph: failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,106 @@
+import { expect } from "chai";
+import { ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { http, linkTo, TEST_CONTEXT } from "./helpers/test-app";
+
+const MAIN = path.resolve(__dirname, "../../src/main.js");
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED: "off", FEED: "off", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let err = "";
+  child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early: ${err}`);
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/health`);
+      if (r.status === 200) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server did not start: ${err}`);
+}
+
+const entity = (id: string, n: number) => ({
+  id,
+  type: "Vehicle",
+  speed: { type: "Property", value: n, observedAt: "2024-01-01T10:00:00Z" },
+  brandName: { type: "Property", value: `brand-${n}` },
+  location: { type: "GeoProperty", value: { type: "Point", coordinates: [106.6 + n / 1e6, 10.7] } },
+});
+
+/**
+ * Issue 2 "Done when": the server runs as a child process, several concurrent clients write, the
+ * process is SIGKILLed at a random moment, restarted, and every acknowledged entity is intact.
+ */
+describe("crash safety: kill -9 loses no acknowledged write", function () {
+  this.timeout(120_000);
+
+  it(`keeps every acknowledged entity over ${ROUNDS} random SIGKILLs`, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-crash-"));
+    const acked = new Map<string, number>();
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        const port = await freePort();
+        const child = await startServer(dataDir, port);
+        const base = `http://127.0.0.1:${port}`;
+        let stop = false;
+        const client = async (c: number) => {
+          for (let i = 0; !stop; i++) {
+            const id = `urn:ngsi-ld:Vehicle:r${round}c${c}n${i}`;
+            try {
+              const r = await http(base, "POST", "/ngsi-ld/v1/entities", entity(id, i), { Link: linkTo(TEST_CONTEXT) });
+              if (r.status === 201) acked.set(id, i);
+            } catch {
+              return; // connection reset by the kill
+            }
+          }
+        };
+        const clients = [0, 1, 2, 3, 4, 5].map(client);
+        await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGKILL");
+        stop = true;
+        await Promise.all(clients);
+        await exited;
+      }
+      const port = await freePort();
+      const child = await startServer(dataDir, port);
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        const health = await http(base, "GET", "/health");
+        expect((health.body as { status: string }).status).to.equal("ok");
+        expect(acked.size).to.be.greaterThan(10);
+        for (const [id, n] of acked) {
+          const g = await http(base, "GET", `/ngsi-ld/v1/entities/${id}`, undefined, { Link: linkTo(TEST_CONTEXT) });
+          expect(g.status, id).to.equal(200);
+          expect(g.body).to.deep.equal(entity(id, n));
+        }
+      } finally {
+        child.kill("SIGKILL");
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
