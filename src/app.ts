@@ -20,6 +20,7 @@ import { EntityRepository } from "./ngsi-ld/entities/entity-repository";
 import { EntityService } from "./ngsi-ld/entities/entity-service";
 import { AttributeService } from "./ngsi-ld/entities/attribute-service";
 import { BatchService } from "./ngsi-ld/entities/batch-service";
+import { seedIfEmpty, startFeed } from "./domain/ingest/start-data";
 import { errorMiddleware } from "./api/http/error-middleware";
 import { registerHealthRoutes } from "./api/http/health-routes";
 import { ngsiRequest } from "./api/ngsi-ld/ngsi-request";
@@ -74,6 +75,11 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const repo = new EntityRepository(store, index, fastEntityCodec, cache);
   const entities = new EntityService(repo);
 
+  const batch = new BatchService(repo);
+  const compile = (v: unknown) => contexts.compiled(v);
+  if (config.seed) await seedIfEmpty(batch, compile, index.tenantNames().length === 0, log);
+  const stopFeed = config.feed ? startFeed(batch, compile, log) : () => undefined;
+
   const app = new Koa();
   app.proxy = false;
   app.use(errorMiddleware(log));
@@ -82,7 +88,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo));
-  registerBatchRoutes(ngsi, new BatchService(repo), entities, contexts);
+  registerBatchRoutes(ngsi, batch, entities, contexts);
   registerQueryRoutes(ngsi, repo, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);
   for (const r of [root, ngsi]) {
@@ -112,6 +118,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      stopFeed();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
