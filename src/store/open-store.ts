@@ -134,7 +134,11 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     },
     async health() {
       if (fatal) return { ok: false, journalWritable: false, detail: fatal };
-      return (await call({ op: "health" })).value as { ok: boolean; journalWritable: boolean; detail?: string };
+      return (await call({ op: "health" })).value as {
+        ok: boolean;
+        journalWritable: boolean;
+        detail?: string;
+      };
     },
     async close() {
       if (closed) return;
@@ -149,5 +153,9 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
 }
 
 function toAppError(e: WireError): AppError {
-  return new AppError(e.kind in ERROR_KINDS ? (e.kind as ErrorKind) : "InternalError", e.message, e.details ?? {});
+  return new AppError(
+    e.kind in ERROR_KINDS ? (e.kind as ErrorKind) : "InternalError",
+    e.message,
+    e.details ?? {},
+  );
 }

@@ -7,7 +7,9 @@ type Item =
   | { kind: "rotate"; startSeq: number; done: (err?: Error) => void };
 
 const write = (fd: number, data: Buffer): Promise<void> =>
-  new Promise((resolve, reject) => fs.write(fd, data, 0, data.length, null, (e) => (e ? reject(e) : resolve())));
+  new Promise((resolve, reject) =>
+    fs.write(fd, data, 0, data.length, null, (e) => (e ? reject(e) : resolve())),
+  );
 const fdatasync = (fd: number): Promise<void> =>
   new Promise((resolve, reject) => fs.fdatasync(fd, (e) => (e ? reject(e) : resolve())));
 

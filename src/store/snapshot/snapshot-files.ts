@@ -50,7 +50,8 @@ export function writeManifest(dir: string, m: SnapshotManifest): void {
 export function removeStaleSnapshots(dir: string, keep: SnapshotManifest | undefined): void {
   const keepNames = new Set(keep?.tenants.map((t) => t.file) ?? []);
   for (const f of fs.readdirSync(dir)) {
-    if ((isSnapshotFile(f) && !keepNames.has(f)) || f === MANIFEST + ".tmp") fs.rmSync(path.join(dir, f), { force: true });
+    if ((isSnapshotFile(f) && !keepNames.has(f)) || f === MANIFEST + ".tmp")
+      fs.rmSync(path.join(dir, f), { force: true });
   }
 }
 

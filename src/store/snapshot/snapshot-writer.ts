@@ -38,7 +38,9 @@ export async function writeSnapshotFiles(
         }
         const buf = Buffer.from(parts.join(""), "utf8");
         for (const p of parts) quads += countLines(p);
-        await new Promise<void>((res, rej) => fs.write(fd, buf, 0, buf.length, null, (e) => (e ? rej(e) : res())));
+        await new Promise<void>((res, rej) =>
+          fs.write(fd, buf, 0, buf.length, null, (e) => (e ? rej(e) : res())),
+        );
         bytes += buf.length;
         await yieldToMessages();
       }

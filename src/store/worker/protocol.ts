@@ -28,7 +28,8 @@ export interface WireError {
 }
 
 /** Answers of the worker; `value` holds the result (the seq for commits). */
-export type StoreResponse = { id: number; ok: true; value?: unknown } | { id: number; ok: false; error: WireError };
+export type StoreResponse =
+  { id: number; ok: true; value?: unknown } | { id: number; ok: false; error: WireError };
 
 /** Unsolicited messages: the worker is ready, wants something logged, or has failed for good. */
 export type WorkerEvent =

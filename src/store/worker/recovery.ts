@@ -57,7 +57,11 @@ export function recover(dir: string, datasets: TenantDatasets, log: Log): Recove
     replayed++;
     if (Date.now() - lastReport > 5000) {
       lastReport = Date.now();
-      log("info", "store journal replay in progress", { records: replayed, quads: datasets.quads, ms: lastReport - t1 });
+      log("info", "store journal replay in progress", {
+        records: replayed,
+        quads: datasets.quads,
+        ms: lastReport - t1,
+      });
     }
   });
   if (scan.droppedBytes > 0) {

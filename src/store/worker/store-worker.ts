@@ -51,7 +51,8 @@ function wireError(e: unknown): WireError {
 }
 
 function commit(id: number, tenant: string, writes: GraphWrite[]): void {
-  if (journal.failure) throw new AppError("InternalError", `The journal is not writable: ${journal.failure.message}`);
+  if (journal.failure)
+    throw new AppError("InternalError", `The journal is not writable: ${journal.failure.message}`);
   datasets.apply(tenant, writes);
   const mySeq = ++seq;
   journal.append(encodeRecord({ seq: mySeq, tenant, writes })).then(
@@ -109,7 +110,11 @@ function handle(req: StoreRequest): void {
 port.on("message", (req: StoreRequest) => {
   if (dead || closing) {
     const message = dead ?? "The store is closing";
-    return send({ id: req.id, ok: false, error: { kind: dead ? "InternalError" : "ServiceUnavailable", message } });
+    return send({
+      id: req.id,
+      ok: false,
+      error: { kind: dead ? "InternalError" : "ServiceUnavailable", message },
+    });
   }
   try {
     handle(req);

@@ -132,7 +132,10 @@ export class TenantDatasets {
     try {
       result = store.query(sparql);
     } catch (e) {
-      throw new AppError("BadRequestData", `SPARQL query refused: ${e instanceof Error ? e.message : String(e)}`);
+      throw new AppError(
+        "BadRequestData",
+        `SPARQL query refused: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     if (typeof result === "boolean") return result ? [{}] : [];
     if (!Array.isArray(result) || (result.length > 0 && !(result[0] instanceof Map))) {

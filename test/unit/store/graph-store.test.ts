@@ -17,7 +17,11 @@ describe("store/graph store: commit, read, select", () => {
   });
 
   it("reads back what was committed, and null for a graph that does not exist", async () => {
-    const seq = await store.commit("", [{ graph: "urn:cam:1", triples: entityTriples("urn:cam:1", "a") }], null);
+    const seq = await store.commit(
+      "",
+      [{ graph: "urn:cam:1", triples: entityTriples("urn:cam:1", "a") }],
+      null,
+    );
     expect(seq).to.equal(1);
     const [g, missing] = await store.readGraphs("", ["urn:cam:1", "urn:cam:404"]);
     expect(normalized(g)).to.deep.equal(normalized(entityTriples("urn:cam:1", "a")));
@@ -44,13 +48,17 @@ describe("store/graph store: commit, read, select", () => {
       ],
       null,
     );
-    const rows = await store.select("", "SELECT ?e ?v WHERE { GRAPH ?g { ?e <urn:test:attr0> ?n . ?n ?p ?v } }");
+    const rows = await store.select(
+      "",
+      "SELECT ?e ?v WHERE { GRAPH ?g { ?e <urn:test:attr0> ?n . ?n ?p ?v } }",
+    );
     const pairs = rows.map((r) => `${r.e} ${r.v}`).sort();
     expect(pairs).to.deep.equal(['<urn:cam:1> "one-0"', '<urn:cam:2> "two-0"']);
   });
 
   it("answers SELECT rows as N-Triples terms and ASK as a solution sequence", async () => {
-    const triples = '<urn:a> <urn:p> "10"^^<http://www.w3.org/2001/XMLSchema#integer> .\n<urn:a> <urn:q> "x"@vi .\n';
+    const triples =
+      '<urn:a> <urn:p> "10"^^<http://www.w3.org/2001/XMLSchema#integer> .\n<urn:a> <urn:q> "x"@vi .\n';
     await store.commit("", [{ graph: "urn:a", triples }], null);
     const rows = await store.select("", "SELECT ?o WHERE { GRAPH <urn:a> { <urn:a> ?p ?o } } ORDER BY ?p");
     expect(rows).to.deep.equal([{ o: '"10"^^<http://www.w3.org/2001/XMLSchema#integer>' }, { o: '"x"@vi' }]);
@@ -98,7 +106,9 @@ describe("store/graph store: commit, read, select", () => {
       null,
     ]);
     expect((await store.stats()).lastSeq).to.equal(1);
-    const bad = await store.commit("", [{ graph: "urn:a> <x", triples: null }], null).catch((e: unknown) => e);
+    const bad = await store
+      .commit("", [{ graph: "urn:a> <x", triples: null }], null)
+      .catch((e: unknown) => e);
     expect(bad).to.be.instanceOf(AppError).and.have.property("kind", "BadRequestData");
   });
 
@@ -112,7 +122,9 @@ describe("store/graph store: commit, read, select", () => {
     );
     expect(seqs).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(events.map((e) => e.seq)).to.deep.equal(seqs);
-    expect(events.map((e) => (e.meta as { i: number }).i)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i));
+    expect(events.map((e) => (e.meta as { i: number }).i)).to.deep.equal(
+      Array.from({ length: 50 }, (_, i) => i),
+    );
     expect(events[3].writes).to.deep.equal([{ graph: "urn:e:3", triples: '<urn:e:3> <urn:p> "3" .\n' }]);
     off();
     await store.commit("", [{ graph: "urn:z", triples: null }], null);

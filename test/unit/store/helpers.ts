@@ -18,7 +18,11 @@ export function removeDir(dir: string): void {
 export type LogLine = { level: string; msg: string; fields?: object };
 
 /** Opens a store on `dir` without WASM pre-growth (fast for tests), collecting log lines in `logs`. */
-export function open(dir: string, extra: Partial<OpenStoreOptions> = {}, logs: LogLine[] = []): Promise<GraphStore> {
+export function open(
+  dir: string,
+  extra: Partial<OpenStoreOptions> = {},
+  logs: LogLine[] = [],
+): Promise<GraphStore> {
   return openGraphStore({
     dataDir: dir,
     wasmPreGrowBytes: 0,

@@ -20,7 +20,9 @@ async function expectEntities(dir: string, n: number, logs: LogLine[] = []): Pro
       "",
       Array.from({ length: n }, (_, i) => `urn:e:${i}`),
     );
-    graphs.forEach((g, i) => expect(normalized(g), `entity ${i}`).to.deep.equal(normalized(write(i).triples)));
+    graphs.forEach((g, i) =>
+      expect(normalized(g), `entity ${i}`).to.deep.equal(normalized(write(i).triples)),
+    );
     expect((await store.stats()).lastSeq).to.equal(n);
     // and the store goes on writing after the repair
     await store.commit("", [write(n)], null);
@@ -76,7 +78,9 @@ describe("store/journal: restart and damaged tails", () => {
     fs.writeFileSync(seg, buf);
     const err = await open(dir).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(Error);
-    expect((err as Error).message).to.match(/journal corrupt: .*checksum mismatch at byte 0 .*followed by more data/);
+    expect((err as Error).message).to.match(
+      /journal corrupt: .*checksum mismatch at byte 0 .*followed by more data/,
+    );
     expect(fs.statSync(seg).size).to.equal(buf.length); // nothing was cut
   });
 });
