@@ -4,10 +4,30 @@
  * traffic REST API's `error.code` (traffic-service-interface.md §7).
  */
 export const ERROR_KINDS = {
-  BadRequestData: { status: 400, problem: "BadRequestData", code: "INVALID_PARAMETER", title: "Bad request data" },
-  InvalidRequest: { status: 400, problem: "InvalidRequest", code: "INVALID_REQUEST", title: "Invalid request" },
-  ResourceNotFound: { status: 404, problem: "ResourceNotFound", code: "NOT_FOUND", title: "Resource not found" },
-  NonexistentTenant: { status: 404, problem: "NonexistentTenant", code: "NOT_FOUND", title: "Tenant not found" },
+  BadRequestData: {
+    status: 400,
+    problem: "BadRequestData",
+    code: "INVALID_PARAMETER",
+    title: "Bad request data",
+  },
+  InvalidRequest: {
+    status: 400,
+    problem: "InvalidRequest",
+    code: "INVALID_REQUEST",
+    title: "Invalid request",
+  },
+  ResourceNotFound: {
+    status: 404,
+    problem: "ResourceNotFound",
+    code: "NOT_FOUND",
+    title: "Resource not found",
+  },
+  NonexistentTenant: {
+    status: 404,
+    problem: "NonexistentTenant",
+    code: "NOT_FOUND",
+    title: "Tenant not found",
+  },
   AlreadyExists: { status: 409, problem: "AlreadyExists", code: "CONFLICT", title: "Already exists" },
   OperationNotSupported: {
     status: 422,
@@ -22,8 +42,18 @@ export const ERROR_KINDS = {
     code: "INVALID_REQUEST",
     title: "Unsupported media type",
   },
-  PayloadTooLarge: { status: 413, problem: "RequestEntityTooLarge", code: "INVALID_REQUEST", title: "Body too large" },
-  MethodNotAllowed: { status: 405, problem: "InvalidRequest", code: "INVALID_REQUEST", title: "Method not allowed" },
+  PayloadTooLarge: {
+    status: 413,
+    problem: "RequestEntityTooLarge",
+    code: "INVALID_REQUEST",
+    title: "Body too large",
+  },
+  MethodNotAllowed: {
+    status: 405,
+    problem: "InvalidRequest",
+    code: "INVALID_REQUEST",
+    title: "Method not allowed",
+  },
   LdContextNotAvailable: {
     status: 503,
     problem: "LdContextNotAvailable",
@@ -32,14 +62,24 @@ export const ERROR_KINDS = {
   },
   Unauthorized: { status: 401, problem: "Unauthorized", code: "UNAUTHORIZED", title: "Unauthorized" },
   AccessDenied: { status: 403, problem: "AccessDenied", code: "FORBIDDEN", title: "Access denied" },
-  TooManyRequests: { status: 429, problem: "TooManyRequests", code: "RATE_LIMIT_EXCEEDED", title: "Too many requests" },
+  TooManyRequests: {
+    status: 429,
+    problem: "TooManyRequests",
+    code: "RATE_LIMIT_EXCEEDED",
+    title: "Too many requests",
+  },
   StoreFull: {
     status: 507,
     problem: "InternalError",
     code: "STORE_FULL",
     title: "The graph store has reached its configured capacity",
   },
-  ServiceUnavailable: { status: 503, problem: "InternalError", code: "SERVICE_UNAVAILABLE", title: "Unavailable" },
+  ServiceUnavailable: {
+    status: 503,
+    problem: "InternalError",
+    code: "SERVICE_UNAVAILABLE",
+    title: "Unavailable",
+  },
   InternalError: { status: 500, problem: "InternalError", code: "INTERNAL_ERROR", title: "Internal error" },
 } as const;
 

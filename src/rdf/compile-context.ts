@@ -201,7 +201,8 @@ export class CompiledJsonLdContext implements CompiledContext {
       } else if (!isKeyword(m.iri) && !m.hasColon) byIri.get(m.iri)?.push(term);
       const c = m.container ?? "@none";
       let slot = entry.get(c);
-      if (slot === undefined) entry.set(c, (slot = { "@type": new Map(), "@language": new Map(), "@any": new Map() }));
+      if (slot === undefined)
+        entry.set(c, (slot = { "@type": new Map(), "@language": new Map(), "@any": new Map() }));
       add(slot["@any"], "@none", term);
       if (m.coerce === "@none") {
         add(slot["@language"], "@none", term);
@@ -224,7 +225,9 @@ function add(m: Map<string, string>, k: string, term: string): void {
 const NO_VALUE_QUERY: TermQuery = { containers: ["@set", "@none"], axis: "@type", prefs: ["@id", "@none"] };
 
 const KEYWORDS = new Set(
-  "@base @container @context @direction @graph @id @import @included @index @json @language @list @nest @none @prefix @propagate @protected @reverse @set @type @value @version @vocab".split(" "),
+  "@base @container @context @direction @graph @id @import @included @index @json @language @list @nest @none @prefix @propagate @protected @reverse @set @type @value @version @vocab".split(
+    " ",
+  ),
 );
 
 /** True for a JSON-LD 1.1 keyword (JSON-LD 1.1 §1.7). */
@@ -232,8 +235,12 @@ export function isKeyword(s: string): boolean {
   return KEYWORDS.has(s);
 }
 
-
-function expandIriIn(terms: ReadonlyMap<string, CompiledTerm | null>, vocabIri: string | undefined, value: string, vocab: boolean): string | null {
+function expandIriIn(
+  terms: ReadonlyMap<string, CompiledTerm | null>,
+  vocabIri: string | undefined,
+  value: string,
+  vocab: boolean,
+): string | null {
   if (value.charCodeAt(0) === 64 && KEYWORD.test(value)) return isKeyword(value) ? value : null;
   if (vocab) {
     const m = terms.get(value);
@@ -274,7 +281,8 @@ interface State {
 
 function applyContext(st: State, c: Json): void {
   if (c === null) {
-    if ([...st.terms.values()].some((t) => t?.protected)) throw new Error("JSON-LD: invalid context nullification");
+    if ([...st.terms.values()].some((t) => t?.protected))
+      throw new Error("JSON-LD: invalid context nullification");
     st.terms.clear();
     st.vocab = st.language = undefined;
     return;
@@ -299,13 +307,21 @@ function applyContext(st: State, c: Json): void {
   for (const term of Object.keys(c)) if (!isKeyword(term)) define(st, c, term, defined, prot);
 }
 
-function expandWith(st: State, local: Local, value: string, vocab: boolean, defined: Map<string, boolean>): string | null {
+function expandWith(
+  st: State,
+  local: Local,
+  value: string,
+  vocab: boolean,
+  defined: Map<string, boolean>,
+): string | null {
   if (KEYWORD.test(value)) return isKeyword(value) ? value : null;
-  if (Object.prototype.hasOwnProperty.call(local, value) && !defined.get(value)) define(st, local, value, defined, local["@protected"] === true);
+  if (Object.prototype.hasOwnProperty.call(local, value) && !defined.get(value))
+    define(st, local, value, defined, local["@protected"] === true);
   const colon = value.indexOf(":");
   if (colon > 0) {
     const prefix = value.slice(0, colon);
-    if (Object.prototype.hasOwnProperty.call(local, prefix)) define(st, local, prefix, defined, local["@protected"] === true);
+    if (Object.prototype.hasOwnProperty.call(local, prefix))
+      define(st, local, prefix, defined, local["@protected"] === true);
   }
   return expandIriIn(st.terms, st.vocab, value, vocab);
 }
@@ -328,12 +344,21 @@ function define(st: State, local: Local, term: string, defined: Map<string, bool
   defined.set(term, true);
 }
 
-function buildTerm(st: State, local: Local, term: string, raw: Json, defined: Map<string, boolean>, prot: boolean): CompiledTerm | null {
+function buildTerm(
+  st: State,
+  local: Local,
+  term: string,
+  raw: Json,
+  defined: Map<string, boolean>,
+  prot: boolean,
+): CompiledTerm | null {
   if (raw === null) return null;
   const simple = typeof raw === "string";
   const v: Local = simple ? { "@id": raw } : (raw as Local);
-  if (typeof v !== "object" || Array.isArray(v)) throw new Error(`JSON-LD: invalid term definition for "${term}"`);
-  for (const k of UNSUPPORTED) if (k in v) throw new Error(`JSON-LD: ${k} in term definitions is not supported ("${term}")`);
+  if (typeof v !== "object" || Array.isArray(v))
+    throw new Error(`JSON-LD: invalid term definition for "${term}"`);
+  for (const k of UNSUPPORTED)
+    if (k in v) throw new Error(`JSON-LD: ${k} in term definitions is not supported ("${term}")`);
   const hasColon = term.includes(":");
   let iri: string | null;
   const id = v["@id"];
@@ -345,15 +370,23 @@ function buildTerm(st: State, local: Local, term: string, raw: Json, defined: Ma
     iri = expandWith(st, local, term, true, defined);
   } else if (st.vocab !== undefined) iri = st.vocab + term;
   else throw new Error(`JSON-LD: invalid IRI mapping for "${term}" (no @vocab)`);
-  if (iri === null || (!isKeyword(iri) && !ABSOLUTE.test(iri))) throw new Error(`JSON-LD: invalid IRI mapping for "${term}"`);
-  const def: CompiledTerm = { iri, prefix: false, protected: v["@protected"] === undefined ? prot : v["@protected"] === true, hasColon };
-  if (simple && !hasColon && !term.includes("/")) def.prefix = GEN_DELIM.has(iri[iri.length - 1]) || iri.startsWith("_:");
+  if (iri === null || (!isKeyword(iri) && !ABSOLUTE.test(iri)))
+    throw new Error(`JSON-LD: invalid IRI mapping for "${term}"`);
+  const def: CompiledTerm = {
+    iri,
+    prefix: false,
+    protected: v["@protected"] === undefined ? prot : v["@protected"] === true,
+    hasColon,
+  };
+  if (simple && !hasColon && !term.includes("/"))
+    def.prefix = GEN_DELIM.has(iri[iri.length - 1]) || iri.startsWith("_:");
   if (typeof v["@prefix"] === "boolean") def.prefix = v["@prefix"];
   const type = v["@type"];
   if (type !== undefined) {
     if (typeof type !== "string") throw new Error(`JSON-LD: invalid type mapping for "${term}"`);
     const t = expandWith(st, local, type, true, defined);
-    if (t === null || (!["@id", "@vocab", "@json", "@none"].includes(t) && !ABSOLUTE.test(t))) throw new Error(`JSON-LD: invalid type mapping for "${term}"`);
+    if (t === null || (!["@id", "@vocab", "@json", "@none"].includes(t) && !ABSOLUTE.test(t)))
+      throw new Error(`JSON-LD: invalid type mapping for "${term}"`);
     def.coerce = t;
   }
   const container = v["@container"];
@@ -365,5 +398,11 @@ function buildTerm(st: State, local: Local, term: string, raw: Json, defined: Ma
 }
 
 function sameTerm(a: CompiledTerm, b: CompiledTerm | null): boolean {
-  return b !== null && a.iri === b.iri && a.coerce === b.coerce && a.container === b.container && a.prefix === b.prefix;
+  return (
+    b !== null &&
+    a.iri === b.iri &&
+    a.coerce === b.coerce &&
+    a.container === b.container &&
+    a.prefix === b.prefix
+  );
 }

@@ -22,7 +22,15 @@ function freePort(): Promise<number> {
 
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED: "off", FEED: "off", LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SEED: "off",
+      FEED: "off",
+      LOG_LEVEL: "warn",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";
@@ -69,7 +77,9 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
           for (let i = 0; !stop; i++) {
             const id = `urn:ngsi-ld:Vehicle:r${round}c${c}n${i}`;
             try {
-              const r = await http(base, "POST", "/ngsi-ld/v1/entities", entity(id, i), { Link: linkTo(TEST_CONTEXT) });
+              const r = await http(base, "POST", "/ngsi-ld/v1/entities", entity(id, i), {
+                Link: linkTo(TEST_CONTEXT),
+              });
               if (r.status === 201) acked.set(id, i);
             } catch {
               return; // connection reset by the kill
@@ -92,7 +102,9 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
         expect((health.body as { status: string }).status).to.equal("ok");
         expect(acked.size).to.be.greaterThan(10);
         for (const [id, n] of acked) {
-          const g = await http(base, "GET", `/ngsi-ld/v1/entities/${id}`, undefined, { Link: linkTo(TEST_CONTEXT) });
+          const g = await http(base, "GET", `/ngsi-ld/v1/entities/${id}`, undefined, {
+            Link: linkTo(TEST_CONTEXT),
+          });
           expect(g.status, id).to.equal(200);
           expect(g.body).to.deep.equal(entity(id, n));
         }

@@ -36,9 +36,15 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
 
   it("answers ld+json with the @context and keyValues / sysAttrs forms", async () => {
     const id = "urn:ngsi-ld:Vehicle:create2";
-    await http(app.url, "POST", "/ngsi-ld/v1/entities", { ...vehicle(id), "@context": TEST_CONTEXT }, {
-      "Content-Type": "application/ld+json",
-    });
+    await http(
+      app.url,
+      "POST",
+      "/ngsi-ld/v1/entities",
+      { ...vehicle(id), "@context": TEST_CONTEXT },
+      {
+        "Content-Type": "application/ld+json",
+      },
+    );
     const ld = await get(`/ngsi-ld/v1/entities/${id}`, { Accept: "application/ld+json" });
     expect((ld.body as Json)["@context"]).to.equal(TEST_CONTEXT);
     const kv = await get(`/ngsi-ld/v1/entities/${id}?options=keyValues`);
@@ -66,7 +72,11 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
       { body: "{not json", type: ERR + "InvalidRequest", status: 400 },
       { body: { id: "no-uri", type: "Vehicle" }, type: ERR + "BadRequestData", status: 400 },
       { body: { id: "urn:x:1", type: "Vehicle", "a<b": 1 }, type: ERR + "BadRequestData", status: 400 },
-      { body: { id: "urn:x:2", type: "Vehicle", p: { type: "Property" } }, type: ERR + "BadRequestData", status: 400 },
+      {
+        body: { id: "urn:x:2", type: "Vehicle", p: { type: "Property" } },
+        type: ERR + "BadRequestData",
+        status: 400,
+      },
     ];
     for (const b of bad) {
       const r = await http(app.url, "POST", "/ngsi-ld/v1/entities", b.body, link);
@@ -75,7 +85,12 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     }
     const media = await http(app.url, "POST", "/ngsi-ld/v1/entities", "x", { "Content-Type": "text/plain" });
     expect(media.status).to.equal(415);
-    const big = await http(app.url, "POST", "/ngsi-ld/v1/entities", vehicle("urn:x:big", { blob: "x".repeat(3e6) }));
+    const big = await http(
+      app.url,
+      "POST",
+      "/ngsi-ld/v1/entities",
+      vehicle("urn:x:big", { blob: "x".repeat(3e6) }),
+    );
     expect(big.status).to.equal(413);
     for (const id2 of ["urn:x:1", "urn:x:2", "urn:x:big"]) {
       expect((await get(`/ngsi-ld/v1/entities/${id2}`)).status).to.equal(404);
@@ -86,18 +101,33 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     const id = "urn:ngsi-ld:Vehicle:attrs";
     const base = `/ngsi-ld/v1/entities/${id}`;
     await http(app.url, "POST", "/ngsi-ld/v1/entities", vehicle(id), link);
-    const noOv = await http(app.url, "POST", `${base}/attrs?options=noOverwrite`, { speed: 1, fuelLevel: 9 }, link);
+    const noOv = await http(
+      app.url,
+      "POST",
+      `${base}/attrs?options=noOverwrite`,
+      { speed: 1, fuelLevel: 9 },
+      link,
+    );
     expect(noOv.status).to.equal(207);
     expect((noOv.body as Json).updated).to.deep.equal(["https://ngsi-ld-test-suite/context#fuelLevel"]);
-    const upd = await http(app.url, "PATCH", `${base}/attrs`, { speed: { type: "Property", value: 50 }, nope: 1 }, link);
+    // PATCH /attrs replaces the instance wholesale (§5.6.2), so it carries observedAt and unitCode again
+    const speed50 = { type: "Property", value: 50, observedAt: "2024-01-01T10:00:00Z", unitCode: "KMH" };
+    const upd = await http(app.url, "PATCH", `${base}/attrs`, { speed: speed50, nope: 1 }, link);
     expect(upd.status).to.equal(207);
-    expect((upd.body as { notUpdated: Json[] }).notUpdated[0].attributeName).to.equal("https://uri.etsi.org/ngsi-ld/default-context/nope");
+    expect((upd.body as { notUpdated: Json[] }).notUpdated[0].attributeName).to.equal(
+      "https://uri.etsi.org/ngsi-ld/default-context/nope",
+    );
     expect((await http(app.url, "PATCH", `${base}/attrs/speed`, { value: 55 }, link)).status).to.equal(204);
     let e = (await get(base)).body as Record<string, Json>;
-    expect(e.speed).to.deep.equal({ type: "Property", value: 55, observedAt: "2024-01-01T10:00:00Z", unitCode: "KMH" });
-    expect((await http(app.url, "PUT", `${base}/attrs/speed`, { type: "Property", value: 7 }, link)).status).to.equal(
-      204,
-    );
+    expect(e.speed).to.deep.equal({
+      type: "Property",
+      value: 55,
+      observedAt: "2024-01-01T10:00:00Z",
+      unitCode: "KMH",
+    });
+    expect(
+      (await http(app.url, "PUT", `${base}/attrs/speed`, { type: "Property", value: 7 }, link)).status,
+    ).to.equal(204);
     expect((await http(app.url, "DELETE", `${base}/attrs/brandName`, undefined, link)).status).to.equal(204);
     expect((await http(app.url, "DELETE", `${base}/attrs/brandName`, undefined, link)).status).to.equal(404);
     e = (await get(base)).body as Record<string, Json>;
@@ -126,7 +156,13 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     const id = "urn:ngsi-ld:Vehicle:merge";
     const base = `/ngsi-ld/v1/entities/${id}`;
     await http(app.url, "POST", "/ngsi-ld/v1/entities", vehicle(id), link);
-    const m = await http(app.url, "PATCH", base, { speed: { value: 60 }, brandName: "urn:ngsi-ld:null", fuelLevel: 3 }, link);
+    const m = await http(
+      app.url,
+      "PATCH",
+      base,
+      { speed: { value: 60 }, brandName: "urn:ngsi-ld:null", fuelLevel: 3 },
+      link,
+    );
     expect(m.status).to.equal(204);
     let e = (await get(base)).body as Record<string, Json>;
     expect(e.speed.value).to.equal(60);
@@ -142,7 +178,13 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
 
   it("runs batch create, upsert, update, delete with BatchOperationResult", async () => {
     const ids = ["urn:ngsi-ld:Vehicle:b1", "urn:ngsi-ld:Vehicle:b2"];
-    const c = await http(app.url, "POST", "/ngsi-ld/v1/entityOperations/create", ids.map((i) => vehicle(i)), link);
+    const c = await http(
+      app.url,
+      "POST",
+      "/ngsi-ld/v1/entityOperations/create",
+      ids.map((i) => vehicle(i)),
+      link,
+    );
     expect(c.status).to.equal(201);
     expect(c.body).to.deep.equal(ids);
     const again = await http(
@@ -168,14 +210,23 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     const e = (await get(`/ngsi-ld/v1/entities/${ids[0]}`)).body as Record<string, Json>;
     expect(e.speed.value).to.equal(99);
     expect(e.brandName.value).to.equal("Honda");
-    const del = await http(app.url, "POST", "/ngsi-ld/v1/entityOperations/delete", [...ids, "urn:x:none"], link);
+    const del = await http(
+      app.url,
+      "POST",
+      "/ngsi-ld/v1/entityOperations/delete",
+      [...ids, "urn:x:none"],
+      link,
+    );
     expect(del.status).to.equal(207);
     expect((await get(`/ngsi-ld/v1/entities/${ids[1]}`)).status).to.equal(404);
   });
 
   it("keeps tenants isolated", async () => {
     const id = "urn:ngsi-ld:Vehicle:tenant";
-    await http(app.url, "POST", "/ngsi-ld/v1/entities", vehicle(id), { ...link, "NGSILD-Tenant": "district1" });
+    await http(app.url, "POST", "/ngsi-ld/v1/entities", vehicle(id), {
+      ...link,
+      "NGSILD-Tenant": "district1",
+    });
     expect((await get(`/ngsi-ld/v1/entities/${id}`, { "NGSILD-Tenant": "district1" })).status).to.equal(200);
     expect((await get(`/ngsi-ld/v1/entities/${id}`)).status).to.equal(404);
     expect((await get(`/ngsi-ld/v1/entities/${id}`, { "NGSILD-Tenant": "other" })).status).to.equal(404);
@@ -184,7 +235,9 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
   it("purges entities by type", async () => {
     await http(app.url, "POST", "/ngsi-ld/v1/entities", { id: "urn:p:1", type: "Building" }, link);
     await http(app.url, "POST", "/ngsi-ld/v1/entities", { id: "urn:p:2", type: "Building" }, link);
-    expect((await http(app.url, "DELETE", "/ngsi-ld/v1/entities?type=Building", undefined, link)).status).to.equal(204);
+    expect(
+      (await http(app.url, "DELETE", "/ngsi-ld/v1/entities?type=Building", undefined, link)).status,
+    ).to.equal(204);
     expect((await get("/ngsi-ld/v1/entities?type=Building")).body).to.deep.equal([]);
   });
 

@@ -8,7 +8,11 @@ export type HealthProbe = () => Promise<{ ok: boolean; detail?: string }>;
  * GET /health (issue 2 item 9): the store answers, the journal is writable, and every configured
  * extra dependency (Redis) is reachable. 200 when all are fine, 503 otherwise, with the reasons.
  */
-export function registerHealthRoutes(router: Router, store: GraphStore, probes: Record<string, HealthProbe>): void {
+export function registerHealthRoutes(
+  router: Router,
+  store: GraphStore,
+  probes: Record<string, HealthProbe>,
+): void {
   router.get("/health", async (ctx) => {
     const checks: Record<string, { ok: boolean; detail?: string }> = {};
     try {

@@ -15,7 +15,8 @@ export async function readBody(ctx: Context, limit: number): Promise<string> {
   for await (const chunk of ctx.req) {
     const b = chunk as Buffer;
     size += b.length;
-    if (size > limit) throw new AppError("PayloadTooLarge", `The body is larger than the limit of ${limit} bytes`);
+    if (size > limit)
+      throw new AppError("PayloadTooLarge", `The body is larger than the limit of ${limit} bytes`);
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString("utf8");

@@ -1,6 +1,6 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { AppError, badRequest, toAppError } from "../../errors";
+import { badRequest, toAppError } from "../../errors";
 import type { BatchItem, BatchMode, BatchOutcome, BatchService } from "../../ngsi-ld/entities/batch-service";
 import type { EntityService } from "../../ngsi-ld/entities/entity-service";
 import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
@@ -8,7 +8,9 @@ import { entityIdOf, isObject } from "../../ngsi-ld/model/normalize-entity";
 import { problemDetails } from "../http/error-middleware";
 import { entityFromBody } from "./entity-body";
 import type { ContextProvider, NgsiState } from "./ngsi-state";
-import { listParam, optionsParam } from "./query-params";
+import { listParam, optionsParam, param } from "./query-params";
+import { canonicalName } from "../../ngsi-ld/model/canonical-names";
+import { refuseUnsupported } from "../../ngsi-ld/query/entity-query";
 
 const st = (ctx: Context) => ctx.state as NgsiState;
 
@@ -39,7 +41,10 @@ async function itemsOf(ctx: Context, contexts: ContextProvider, outcome: BatchOu
     try {
       if (!isObject(raw)) throw badRequest("A batch element must be an entity object");
       const { "@context": c, ...rest } = raw;
-      const ldc = s.bodyType === "application/ld+json" ? await contexts.compiled(c) : s.ldContext;
+      const ld = s.bodyType === "application/ld+json";
+      if (ld && c === undefined) throw badRequest("With application/ld+json each entity needs its @context");
+      if (!ld && c !== undefined) throw badRequest("With application/json an entity must not carry @context");
+      const ldc = ld ? await contexts.compiled(c) : s.ldContext;
       items.push({ entity: entityFromBody(rest, "entity", ldc), ctx: ldc });
     } catch (err) {
       outcome.errors.push({ entityId: id, error: toAppError(err) });
@@ -80,7 +85,8 @@ export function registerBatchRoutes(
 
   router.post("/entityOperations/upsert", async (ctx) => {
     const opts = optionsParam(ctx);
-    if (opts.has("update") && opts.has("replace")) throw badRequest("options update and replace exclude each other");
+    if (opts.has("update") && opts.has("replace"))
+      throw badRequest("options update and replace exclude each other");
     const o = await run(ctx, opts.has("update") ? "upsert-update" : "upsert-replace");
     if (o.errors.length) {
       ctx.status = 207;
@@ -92,7 +98,10 @@ export function registerBatchRoutes(
   });
 
   for (const [path, modeOf] of [
-    ["update", (ctx: Context): BatchMode => (optionsParam(ctx).has("noOverwrite") ? "update-noOverwrite" : "update")],
+    [
+      "update",
+      (ctx: Context): BatchMode => (optionsParam(ctx).has("noOverwrite") ? "update-noOverwrite" : "update"),
+    ],
     ["merge", (): BatchMode => "merge"],
   ] as const) {
     router.post(`/entityOperations/${path}`, async (ctx) => {
@@ -114,11 +123,20 @@ export function registerBatchRoutes(
 
   router.delete("/entities", async (ctx) => {
     const s = st(ctx);
+    if (param(ctx, "q") !== undefined) refuseUnsupported("q");
     const types = listParam(ctx, "type");
-    if (!types) throw new AppError("BadRequestData", "Purging entities needs the type parameter", { parameter: "type" });
-    await entities.purgeByTypes(
+    const ids = listParam(ctx, "id");
+    const keep = listParam(ctx, "keep");
+    const drop = listParam(ctx, "drop");
+    const local = param(ctx, "local") === "true";
+    if (keep && drop) throw badRequest("keep and drop exclude each other", { parameter: "keep" });
+    if (!types && !ids && !local) {
+      throw badRequest("Purging entities needs type, id or local=true", { parameter: "type" });
+    }
+    const canon = (l?: string[]) => l?.map((n) => canonicalName(s.ldContext, n));
+    await entities.purge(
       s.tenant,
-      types.map((t) => s.ldContext.expandTerm(t)),
+      { types: types?.map((t) => s.ldContext.expandTerm(t)), ids, keep: canon(keep), drop: canon(drop) },
       s.ldContext,
     );
     ctx.status = 204;

@@ -1,6 +1,6 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { badRequest, notFound } from "../../errors";
+import { AppError, badRequest, notFound } from "../../errors";
 import type { AttributeService, UpdateResult } from "../../ngsi-ld/entities/attribute-service";
 import type { EntityService } from "../../ngsi-ld/entities/entity-service";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
@@ -41,12 +41,19 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
   router.patch("/entities/", emptyId);
   router.all("/entities//attrs", emptyId);
   router.all("/entities//attrs/:attrId", emptyId);
+  router.delete("/entities/:entityId/attrs/", () => {
+    throw new AppError(
+      "MethodNotAllowed",
+      "DELETE needs an attribute name: /entities/{entityId}/attrs/{attrId}",
+    );
+  });
 
   router.post("/entities", async (ctx) => {
     const s = st(ctx);
     const entity = entityFromBody(objectBody(ctx), "entity", s.ldContext);
     await entities.create(s.tenant, entity, s.ldContext);
     ctx.status = 201;
+    ctx.body = "";
     ctx.set("Location", `/ngsi-ld/v1/entities/${entity.id}`);
   });
 
@@ -64,7 +71,8 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
       type === "application/geo+json"
         ? renderFeature(e, opts, geoProp ? canonicalName(s.ldContext, geoProp) : undefined)
         : renderEntity(e, opts);
-    if (Object.keys(body).length === 0) throw notFound(`Nothing of entity ${id} is left after pick/omit`, { id });
+    if (Object.keys(body).length === 0)
+      throw notFound(`Nothing of entity ${id} is left after pick/omit`, { id });
     sendNgsi(ctx, 200, body, type);
   });
 
@@ -112,8 +120,12 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
   router.patch("/entities/:entityId/attrs/:attrId", async (ctx) => {
     const s = st(ctx);
     const { id, name } = attrPath(ctx);
-    const insts = attributeBody(ctx, name, s);
-    await attrs.partialUpdate(s.tenant, id, name, insts, s.ldContext);
+    const raw = objectBody(ctx);
+    const typeless = raw.type === undefined && !VALUE_MEMBERS.some((m) => m in raw);
+    const insts = typeless
+      ? attributeBody(ctx, name, s, { type: "Property", value: PLACEHOLDER, ...raw })
+      : attributeBody(ctx, name, s);
+    await attrs.partialUpdate(s.tenant, id, name, insts, s.ldContext, typeless);
     ctx.status = 204;
   });
 
@@ -150,8 +162,12 @@ function attrPath(ctx: Context): { id: string; name: string } {
 }
 
 /** The body of a single-attribute operation (§6.7.3.1, §6.7.3.3): one attribute's instance(s). */
-function attributeBody(ctx: Context, name: string, s: NgsiState) {
-  const raw = objectBody(ctx);
+const VALUE_MEMBERS = ["value", "object", "languageMap", "vocab", "json", "valueList", "objectList"];
+/** Stands in for the value of a fragment that only changes sub-attributes or meta members (§5.6.4). */
+const PLACEHOLDER = "urn:citygraph:partial-update-placeholder";
+
+function attributeBody(ctx: Context, name: string, s: NgsiState, given?: Record<string, unknown>) {
+  const raw = given ?? objectBody(ctx);
   if (Object.keys(raw).length === 0) throw badRequest("The attribute fragment is empty");
   if (name === "scope") throw badRequest("scope is not an attribute that can be replaced this way");
   return instancesOf(entityFromBody({ [name]: raw }, "fragment", s.ldContext), name);

@@ -1,5 +1,5 @@
 import type { Context } from "koa";
-import { AppError } from "../../errors";
+import { AppError, badRequest } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { canonicalizeEntity } from "../../ngsi-ld/model/canonical-names";
 import type { Entity } from "../../ngsi-ld/model/entity";
@@ -15,6 +15,17 @@ export function objectBody(ctx: Context): Record<string, unknown> {
 }
 
 /** Validates and normalizes a body holding an entity or fragment, with names canonical for `ldc`. */
-export function entityFromBody(raw: Record<string, unknown>, kind: EntityBodyKind, ldc: CompiledContext): Entity {
-  return canonicalizeEntity(normalizeEntity(raw, kind), ldc);
+export function entityFromBody(
+  raw: Record<string, unknown>,
+  kind: EntityBodyKind,
+  ldc: CompiledContext,
+): Entity {
+  const e = normalizeEntity(raw, kind);
+  for (const t of e.type === undefined ? [] : Array.isArray(e.type) ? e.type : [e.type]) {
+    const iri = ldc.expandTerm(t);
+    if (iri.startsWith("@") || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(iri)) {
+      throw badRequest(`Entity type ${t} does not expand to an IRI (it gives ${iri})`, { type: t });
+    }
+  }
+  return canonicalizeEntity(e, ldc);
 }

@@ -46,6 +46,7 @@ export function registerJsonLdContextRoutes(router: Router, registry: ContextReg
     ctx.status = 200;
     ctx.type = "application/json";
     ctx.body = registry.list(tenantOf(ctx), { details, kind, origin: ctx.origin });
+    ctx.set("Content-Type", "application/json");
   });
 
   router.post("/jsonldContexts", async (ctx) => {
@@ -60,6 +61,7 @@ export function registerJsonLdContextRoutes(router: Router, registry: ContextReg
     const details = flag(ctx, "details");
     ctx.status = 200;
     ctx.body = registry.serve(tenantOf(ctx), ctx.params.contextId, { details, origin: ctx.origin });
+    ctx.set("Content-Type", "application/json");
     ctx.type = "application/json";
   });
 

@@ -51,11 +51,13 @@ function bodyContext(state: NgsiState, linkContext: unknown, link: string): unkn
     if (link && linkContext !== undefined) {
       throw badRequest("A Link header context is not allowed with Content-Type application/ld+json");
     }
-    if (items.length > 0 && withCtx.length < items.length) {
+    if (Array.isArray(body)) return undefined; // batches: each entity is checked on its own (§6.14)
+    if (withCtx.length < items.length) {
       throw badRequest("Content-Type application/ld+json requires an @context in the body");
     }
-    return Array.isArray(body) ? undefined : (body as Record<string, unknown>)["@context"];
+    return (body as Record<string, unknown>)["@context"];
   }
+  if (Array.isArray(body)) return linkContext;
   if (withCtx.length > 0) {
     throw badRequest("Content-Type application/json must not carry @context in the body (use a Link header)");
   }

@@ -8,6 +8,7 @@ import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 
 const OPTION_VALUES = new Set([
   "keyValues",
+  "simplified",
   "concise",
   "normalized",
   "sysAttrs",
@@ -31,7 +32,8 @@ export function listParam(ctx: Context, name: string): string[] | undefined {
   const v = param(ctx, name);
   if (v === undefined) return undefined;
   const list = v.split(",").map((s) => s.trim());
-  if (list.some((s) => s === "")) throw badRequest(`Parameter ${name} has an empty element`, { parameter: name });
+  if (list.some((s) => s === ""))
+    throw badRequest(`Parameter ${name} has an empty element`, { parameter: name });
   return list;
 }
 
@@ -39,11 +41,11 @@ export function listParam(ctx: Context, name: string): string[] | undefined {
 export function optionsParam(ctx: Context): Set<string> {
   const list = listParam(ctx, "options") ?? [];
   for (const o of list) {
-    if (!OPTION_VALUES.has(o)) throw invalidRequest(`Unknown option ${o}`, { parameter: "options", value: o });
+    if (!OPTION_VALUES.has(o))
+      throw invalidRequest(`Unknown option ${o}`, { parameter: "options", value: o });
   }
   return new Set(list);
 }
-
 
 /**
  * The render options of a retrieval or query (§5.7.1, §5.7.2): `format` wins over `options`,
@@ -60,7 +62,7 @@ export function renderOptions(ctx: Context, ldc: CompiledContext): RenderOptions
     f = format === "simplified" ? "keyValues" : (format as EntityFormat);
   } else if (options.has("keyValues") && options.has("concise")) {
     throw badRequest("options keyValues and concise exclude each other", { parameter: "options" });
-  } else if (options.has("keyValues")) f = "keyValues";
+  } else if (options.has("keyValues") || options.has("simplified")) f = "keyValues";
   else if (options.has("concise")) f = "concise";
   const names = (p: string) => {
     const l = projectionList(ctx, p);

@@ -63,7 +63,11 @@ export function registerQueryRoutes(router: Router, repo: EntityRepository, maxL
     const geoProp = param(ctx, "geometryProperty");
     const body =
       type === "application/geo+json"
-        ? renderFeatureCollection(page.entities, opts, geoProp ? canonicalName(s.ldContext, geoProp) : undefined)
+        ? renderFeatureCollection(
+            page.entities,
+            opts,
+            geoProp ? canonicalName(s.ldContext, geoProp) : undefined,
+          )
         : page.entities.map((e) => renderEntity(e, opts));
     sendNgsi(ctx, 200, body, type);
   });
@@ -80,7 +84,9 @@ function setPageLinks(ctx: Context, offset: number, limit: number, total: number
     q.set("limit", String(limit));
     return `<${ctx.path}?${q.toString()}>`;
   };
-  if (limit > 0 && offset + limit < total) links.push(`${url(offset + limit)}; rel="next"; type="application/ld+json"`);
-  if (limit > 0 && offset > 0) links.push(`${url(Math.max(0, offset - limit))}; rel="prev"; type="application/ld+json"`);
+  if (limit > 0 && offset + limit < total)
+    links.push(`${url(offset + limit)}; rel="next"; type="application/ld+json"`);
+  if (limit > 0 && offset > 0)
+    links.push(`${url(Math.max(0, offset - limit))}; rel="prev"; type="application/ld+json"`);
   if (links.length) ctx.append("Link", links);
 }

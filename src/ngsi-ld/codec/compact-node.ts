@@ -54,7 +54,8 @@ export class Compactor {
       addValue(map, v.l ?? ctx.alias("@none"), v.v, false);
       return;
     }
-    const geoValue = geo && v.k === "lit" && v.t === "@json" && iri === "https://uri.etsi.org/ngsi-ld/hasValue";
+    const geoValue =
+      geo && v.k === "lit" && v.t === "@json" && iri === "https://uri.etsi.org/ngsi-ld/hasValue";
     addValue(out, term, geoValue ? v.v : this.value(v, def, false), container.includes("@set"));
   }
 
@@ -65,7 +66,8 @@ export class Compactor {
         return this.literal(v, def);
       case "ref": {
         const c = def?.coerce;
-        if (c === "@id" || c === "@vocab") return c === "@vocab" ? this.ctx.compactIri(v.id) : this.ctx.compactId(v.id);
+        if (c === "@id" || c === "@vocab")
+          return c === "@vocab" ? this.ctx.compactIri(v.id) : this.ctx.compactId(v.id);
         return { [this.idKey]: this.ctx.compactId(v.id) };
       }
       case "node":
@@ -83,7 +85,13 @@ export class Compactor {
       if (type !== undefined && type === coerce) return v.v;
       if (v.l !== undefined && v.l === ctx.language) return v.v;
     }
-    if (v.t === undefined && v.l === undefined && coerce !== "@none" && (ctx.language === undefined || typeof v.v !== "string")) return v.v;
+    if (
+      v.t === undefined &&
+      v.l === undefined &&
+      coerce !== "@none" &&
+      (ctx.language === undefined || typeof v.v !== "string")
+    )
+      return v.v;
     const out: Obj = {};
     if (v.t !== undefined) out[this.typeKey] = ctx.compactIri(v.t);
     else if (v.l !== undefined) out[ctx.alias("@language")] = v.l;

@@ -29,7 +29,11 @@ function compiled(ctx: CompiledContext): CompiledJsonLdContext {
  * (JSON-LD 1.1 API §5.1, §8.4), except that a GeoProperty value is one rdf:JSON literal, plus the
  * shortcut triples unless `opts.shortcuts === false`. Blank nodes are `_:b0`, `_:b1`, ...
  */
-export function entityToTriples(entity: NgsiEntity, ctx: CompiledContext, opts: ToTriplesOptions = {}): string {
+export function entityToTriples(
+  entity: NgsiEntity,
+  ctx: CompiledContext,
+  opts: ToTriplesOptions = {},
+): string {
   const c = compiled(ctx);
   const w = new TripleWriter(c);
   const subject = w.node(entity as unknown as { [k: string]: JsonValue });

@@ -1,6 +1,16 @@
 import { type CompiledJsonLdContext, type CompiledTerm } from "../../rdf/compile-context";
 import { ntBlank, ntIri, ntLangLiteral, ntLine, ntLiteral } from "../../rdf/ntriples/write";
-import { NGSI_LD_GEOPROPERTY, NGSI_LD_HAS_VALUE, RDF_FIRST, RDF_JSON, RDF_NIL, RDF_REST, RDF_TYPE, XSD_DOUBLE, XSD_STRING } from "../../rdf/vocab";
+import {
+  NGSI_LD_GEOPROPERTY,
+  NGSI_LD_HAS_VALUE,
+  RDF_FIRST,
+  RDF_JSON,
+  RDF_NIL,
+  RDF_REST,
+  RDF_TYPE,
+  XSD_DOUBLE,
+  XSD_STRING,
+} from "../../rdf/vocab";
 import { canonicalJson, nativeLexical } from "./literals";
 import type { JsonValue } from "./types";
 
@@ -51,7 +61,13 @@ export class TripleWriter {
       const iri = iris[i];
       if (iri === null || iri.charCodeAt(0) === 64) continue;
       const value = obj[keys[i]];
-      if (geo && iri === NGSI_LD_HAS_VALUE && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      if (
+        geo &&
+        iri === NGSI_LD_HAS_VALUE &&
+        value !== null &&
+        typeof value === "object" &&
+        !Array.isArray(value)
+      ) {
         this.text += ntLine(subject, iri, ntLiteral(canonicalJson(value), RDF_JSON));
       } else this.values(subject, iri, value, ctx.definition(keys[i]));
     }
@@ -95,7 +111,11 @@ export class TripleWriter {
       const none = lang === "@none" || this.ctx.expandIri(lang, true) === "@none";
       for (const s of Array.isArray(v) ? v : [v]) {
         if (typeof s !== "string") continue;
-        this.text += ntLine(subject, iri, none ? ntLiteral(s, XSD_STRING) : ntLangLiteral(s, lang.toLowerCase()));
+        this.text += ntLine(
+          subject,
+          iri,
+          none ? ntLiteral(s, XSD_STRING) : ntLangLiteral(s, lang.toLowerCase()),
+        );
       }
     }
   }

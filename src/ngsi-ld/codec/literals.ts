@@ -40,7 +40,8 @@ export function nativeLexical(v: number | boolean, datatype: string | undefined)
  */
 export function canonicalJson(v: JsonValue): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v);
-  if (Array.isArray(v)) return v.every(isPrimitive) ? JSON.stringify(v) : `[${v.map(canonicalJson).join(",")}]`;
+  if (Array.isArray(v))
+    return v.every(isPrimitive) ? JSON.stringify(v) : `[${v.map(canonicalJson).join(",")}]`;
   const keys = Object.keys(v).sort();
   let out = "{";
   for (let i = 0; i < keys.length; i++) {

@@ -1,10 +1,28 @@
 import type { NtTerm, NtTriple } from "../../rdf/ntriples/terms";
-import { NGSI_LD_CREATED_AT, NGSI_LD_DELETED_AT, NGSI_LD_MODIFIED_AT, NGSI_LD_SCOPE, RDF_FIRST, RDF_JSON, RDF_LANGSTRING, RDF_NIL, RDF_REST, RDF_TYPE, XSD_STRING } from "../../rdf/vocab";
+import {
+  NGSI_LD_CREATED_AT,
+  NGSI_LD_DELETED_AT,
+  NGSI_LD_MODIFIED_AT,
+  NGSI_LD_SCOPE,
+  RDF_FIRST,
+  RDF_JSON,
+  RDF_LANGSTRING,
+  RDF_NIL,
+  RDF_REST,
+  RDF_TYPE,
+  XSD_STRING,
+} from "../../rdf/vocab";
 import type { XList, XNode, XValue } from "./expanded";
 import { nativeFromLexical } from "./literals";
 
 /** Predicates whose IRI/literal objects on the entity subject are entity facts, not shortcuts. */
-const ENTITY_FACTS: ReadonlySet<string> = new Set([RDF_TYPE, NGSI_LD_CREATED_AT, NGSI_LD_MODIFIED_AT, NGSI_LD_SCOPE, NGSI_LD_DELETED_AT]);
+const ENTITY_FACTS: ReadonlySet<string> = new Set([
+  RDF_TYPE,
+  NGSI_LD_CREATED_AT,
+  NGSI_LD_MODIFIED_AT,
+  NGSI_LD_SCOPE,
+  NGSI_LD_DELETED_AT,
+]);
 
 /**
  * Rebuilds the expanded entity node from its graph (JSON-LD 1.1 API §8.5, blank nodes embedded,
@@ -21,7 +39,8 @@ export function readEntityNode(triples: NtTriple[], entityId: string): XNode {
       const list = blanks.get(s.value);
       if (list === undefined) blanks.set(s.value, [t]);
       else list.push(t);
-    } else if (s.value === entityId && (t.object.termType === "BlankNode" || ENTITY_FACTS.has(t.predicate))) root.push(t);
+    } else if (s.value === entityId && (t.object.termType === "BlankNode" || ENTITY_FACTS.has(t.predicate)))
+      root.push(t);
   }
   return new Reader(blanks).node(entityId, root, new Set());
 }
@@ -46,14 +65,17 @@ class Reader {
 
   private value(o: NtTerm, path: Set<string>): XValue {
     if (o.termType === "Literal") {
-      if (o.datatype === XSD_STRING) return { k: "lit", v: o.value, t: undefined, l: undefined, native: undefined };
-      if (o.datatype === RDF_LANGSTRING) return { k: "lit", v: o.value, t: undefined, l: o.language.toLowerCase(), native: undefined };
+      if (o.datatype === XSD_STRING)
+        return { k: "lit", v: o.value, t: undefined, l: undefined, native: undefined };
+      if (o.datatype === RDF_LANGSTRING)
+        return { k: "lit", v: o.value, t: undefined, l: o.language.toLowerCase(), native: undefined };
       const n = nativeFromLexical(o.value, o.datatype);
       if (n === undefined) return { k: "lit", v: o.value, t: o.datatype, l: undefined, native: undefined };
       if (o.datatype === RDF_JSON) return { k: "lit", v: n, t: "@json", l: undefined, native: undefined };
       return { k: "lit", v: n, t: undefined, l: undefined, native: o.datatype };
     }
-    if (o.termType === "NamedNode") return o.value === RDF_NIL ? { k: "list", items: [] } : { k: "ref", id: o.value };
+    if (o.termType === "NamedNode")
+      return o.value === RDF_NIL ? { k: "list", items: [] } : { k: "ref", id: o.value };
     const triples = this.blanks.get(o.value);
     if (triples === undefined || path.has(o.value)) return { k: "ref", id: `_:${o.value}` };
     path.add(o.value);
@@ -81,5 +103,9 @@ class Reader {
 }
 
 function isListNode(triples: NtTriple[]): boolean {
-  return triples.length === 2 && triples.some((t) => t.predicate === RDF_FIRST) && triples.some((t) => t.predicate === RDF_REST);
+  return (
+    triples.length === 2 &&
+    triples.some((t) => t.predicate === RDF_FIRST) &&
+    triples.some((t) => t.predicate === RDF_REST)
+  );
 }

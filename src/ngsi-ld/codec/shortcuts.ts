@@ -1,7 +1,17 @@
 import { type CompiledJsonLdContext } from "../../rdf/compile-context";
 import { ntIri, ntLangLiteral, ntLine, ntLiteral } from "../../rdf/ntriples/write";
 import { ENTITY_META_KEYS } from "./entity-keys";
-import { GEO_AS_WKT, GEO_WKT_LITERAL, NGSI_LD_DATETIME, NGSI_LD_LOCATION, WGS84_LAT, WGS84_LONG, XSD_DATETIME, XSD_DOUBLE, XSD_STRING } from "../../rdf/vocab";
+import {
+  GEO_AS_WKT,
+  GEO_WKT_LITERAL,
+  NGSI_LD_DATETIME,
+  NGSI_LD_LOCATION,
+  WGS84_LAT,
+  WGS84_LONG,
+  XSD_DATETIME,
+  XSD_DOUBLE,
+  XSD_STRING,
+} from "../../rdf/vocab";
 import { nativeLexical } from "./literals";
 import type { JsonValue, NgsiEntity } from "./types";
 import { geoJsonToWkt } from "./wkt";
@@ -39,17 +49,23 @@ function objectsOf(inst: Obj, iri: string, ctx: CompiledJsonLdContext): [string,
       }
       break;
     case "Relationship":
-      for (const o of asArray(inst.object)) if (typeof o === "string") out.push([iri, ntIri(ctx.expandIri(o, false) ?? o)]);
+      for (const o of asArray(inst.object))
+        if (typeof o === "string") out.push([iri, ntIri(ctx.expandIri(o, false) ?? o)]);
       break;
     case "VocabProperty":
-      for (const o of asArray(inst.vocab)) if (typeof o === "string") out.push([iri, ntIri(ctx.expandIri(o, true) ?? o)]);
+      for (const o of asArray(inst.vocab))
+        if (typeof o === "string") out.push([iri, ntIri(ctx.expandIri(o, true) ?? o)]);
       break;
     case "LanguageProperty": {
       const map = inst.languageMap;
       if (map === null || typeof map !== "object" || Array.isArray(map)) break;
       for (const lang of Object.keys(map)) {
         for (const s of asArray(map[lang])) {
-          if (typeof s === "string") out.push([iri, lang === "@none" ? ntLiteral(s, XSD_STRING) : ntLangLiteral(s, lang.toLowerCase())]);
+          if (typeof s === "string")
+            out.push([
+              iri,
+              lang === "@none" ? ntLiteral(s, XSD_STRING) : ntLangLiteral(s, lang.toLowerCase()),
+            ]);
         }
       }
       break;
@@ -60,8 +76,17 @@ function objectsOf(inst: Obj, iri: string, ctx: CompiledJsonLdContext): [string,
       out.push([GEO_AS_WKT, ntLiteral(wkt, GEO_WKT_LITERAL)]);
       const g = inst.value as Obj;
       const c = g.coordinates;
-      if (iri === NGSI_LD_LOCATION && g.type === "Point" && Array.isArray(c) && typeof c[0] === "number" && typeof c[1] === "number") {
-        out.push([WGS84_LAT, ntLiteral(String(c[1]), XSD_DOUBLE)], [WGS84_LONG, ntLiteral(String(c[0]), XSD_DOUBLE)]);
+      if (
+        iri === NGSI_LD_LOCATION &&
+        g.type === "Point" &&
+        Array.isArray(c) &&
+        typeof c[0] === "number" &&
+        typeof c[1] === "number"
+      ) {
+        out.push(
+          [WGS84_LAT, ntLiteral(String(c[1]), XSD_DOUBLE)],
+          [WGS84_LONG, ntLiteral(String(c[0]), XSD_DOUBLE)],
+        );
       }
       break;
     }

@@ -8,7 +8,12 @@ import type { XValue } from "./expanded";
  */
 const memo = new Map<string, TermQuery>();
 
-function query(sig: string, containers: readonly string[], axis: TermQuery["axis"], prefs: readonly string[]): TermQuery {
+function query(
+  sig: string,
+  containers: readonly string[],
+  axis: TermQuery["axis"],
+  prefs: readonly string[],
+): TermQuery {
   let q = memo.get(sig);
   if (q === undefined) memo.set(sig, (q = { containers, axis, prefs }));
   return q;
@@ -24,11 +29,18 @@ const PLAIN_CONTAINERS = ["@set", "@none", "@index", "@index@set", "@language", 
 export function termQuery(v: XValue, ctx: CompiledJsonLdContext): TermQuery {
   switch (v.k) {
     case "lit":
-      if (v.l !== undefined) return byKey(LANG, v.l, () => ({ containers: LANG_CONTAINERS, axis: "@language", prefs: [v.l ?? "", "@none"] }));
+      if (v.l !== undefined)
+        return byKey(LANG, v.l, () => ({
+          containers: LANG_CONTAINERS,
+          axis: "@language",
+          prefs: [v.l ?? "", "@none"],
+        }));
       if (v.t !== undefined) return nativeQuery(v.t);
       return query("plain", PLAIN_CONTAINERS, "@language", ["@null", "@none"]);
     case "node":
-      return v.id === undefined ? query("node", NODE_CONTAINERS, "@type", ["@id", "@none"]) : refQuery(v.id, ctx);
+      return v.id === undefined
+        ? query("node", NODE_CONTAINERS, "@type", ["@id", "@none"])
+        : refQuery(v.id, ctx);
     case "ref":
       return refQuery(v.id, ctx);
     case "list":
@@ -38,7 +50,11 @@ export function termQuery(v: XValue, ctx: CompiledJsonLdContext): TermQuery {
 
 /** For a native literal: the query preferring a term coerced to its original datatype. */
 export function nativeQuery(datatype: string): TermQuery {
-  return byKey(TYPED, datatype, () => ({ containers: TYPED_CONTAINERS, axis: "@type", prefs: [datatype, "@none"] }));
+  return byKey(TYPED, datatype, () => ({
+    containers: TYPED_CONTAINERS,
+    axis: "@type",
+    prefs: [datatype, "@none"],
+  }));
 }
 
 const LANG = new Map<string, TermQuery>();
@@ -53,7 +69,9 @@ function byKey(m: Map<string, TermQuery>, k: string, make: () => TermQuery): Ter
 function refQuery(id: string, ctx: CompiledJsonLdContext): TermQuery {
   const term = ctx.compactIri(id);
   const vocabFirst = ctx.definition(term)?.iri === id;
-  return vocabFirst ? query("refv", NODE_CONTAINERS, "@type", ["@vocab", "@id", "@none"]) : query("refi", NODE_CONTAINERS, "@type", ["@id", "@vocab", "@none"]);
+  return vocabFirst
+    ? query("refv", NODE_CONTAINERS, "@type", ["@vocab", "@id", "@none"])
+    : query("refi", NODE_CONTAINERS, "@type", ["@id", "@vocab", "@none"]);
 }
 
 function listQuery(items: XValue[]): TermQuery {

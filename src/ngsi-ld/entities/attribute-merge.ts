@@ -39,7 +39,8 @@ export function mergeInstance(target: AttributeInstance, patch: AttributeInstanc
       continue;
     }
     const old = out[k];
-    const isInst = (x: unknown): x is AttributeInstance => typeof x === "object" && x !== null && !Array.isArray(x);
+    const isInst = (x: unknown): x is AttributeInstance =>
+      typeof x === "object" && x !== null && !Array.isArray(x);
     out[k] = isInst(old) && isInst(v) ? mergeInstance(old, v) : v;
   }
   return out;

@@ -38,7 +38,8 @@ export class AttributeService {
           changed = true;
         }
         if (changed) result.updated.push(name);
-        else result.notUpdated.push({ attributeName: name, reason: "attribute exists and noOverwrite was set" });
+        else
+          result.notUpdated.push({ attributeName: name, reason: "attribute exists and noOverwrite was set" });
       }
     });
   }
@@ -48,7 +49,8 @@ export class AttributeService {
     return this.change(tenant, id, "update", ctx, (e, now, result) => {
       addTypes(e, fragment);
       if (fragment.scope !== undefined) {
-        if (e.scope === undefined) result.notUpdated.push({ attributeName: "scope", reason: "the entity has no scope" });
+        if (e.scope === undefined)
+          result.notUpdated.push({ attributeName: "scope", reason: "the entity has no scope" });
         else {
           e.scope = fragment.scope;
           result.updated.push("scope");
@@ -70,13 +72,21 @@ export class AttributeService {
           putInstance(e, name, inst);
         }
         if (ok) result.updated.push(name);
-        else result.notUpdated.push({ attributeName: name, reason: "attribute (or datasetId) does not exist" });
+        else
+          result.notUpdated.push({ attributeName: name, reason: "attribute (or datasetId) does not exist" });
       }
     });
   }
 
   /** §5.6.4: merges `patch` into the existing instance of attribute `name`; 404 if it does not exist. */
-  async partialUpdate(tenant: string, id: string, name: string, patch: AttributeInstance[], ctx: CompiledContext) {
+  async partialUpdate(
+    tenant: string,
+    id: string,
+    name: string,
+    patch: AttributeInstance[],
+    ctx: CompiledContext,
+    typeless = false,
+  ) {
     await this.change(tenant, id, "partialUpdate", ctx, (e, now) => {
       for (const p of patch) {
         const { list, at } = findInstance(e, name, datasetIdOf(p));
@@ -85,8 +95,14 @@ export class AttributeService {
           removeInstance(e, name, datasetIdOf(p));
           continue;
         }
+        if (typeless) {
+          delete p.value;
+          p.type = list[at].type;
+        }
         if (p.type !== list[at].type) {
-          throw badRequest(`Attribute ${name} is a ${list[at].type}; a partial update cannot make it a ${p.type}`);
+          throw badRequest(
+            `Attribute ${name} is a ${list[at].type}; a partial update cannot make it a ${p.type}`,
+          );
         }
         const merged = mergeInstance(list[at], p);
         stampInstance(merged, now, list[at]);
@@ -96,7 +112,13 @@ export class AttributeService {
   }
 
   /** §5.6.19: replaces the instance of attribute `name`; 404 if it does not exist. */
-  async replaceAttribute(tenant: string, id: string, name: string, insts: AttributeInstance[], ctx: CompiledContext) {
+  async replaceAttribute(
+    tenant: string,
+    id: string,
+    name: string,
+    insts: AttributeInstance[],
+    ctx: CompiledContext,
+  ) {
     await this.change(tenant, id, "replaceAttribute", ctx, (e, now) => {
       for (const inst of insts) {
         const { list, at } = findInstance(e, name, datasetIdOf(inst));

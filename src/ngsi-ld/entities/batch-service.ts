@@ -21,7 +21,8 @@ export interface BatchOutcome {
 }
 
 /** The batch operations: how each one treats an entity that does (not) exist. */
-export type BatchMode = "create" | "upsert-replace" | "upsert-update" | "update" | "update-noOverwrite" | "merge";
+export type BatchMode =
+  "create" | "upsert-replace" | "upsert-update" | "update" | "update-noOverwrite" | "merge";
 
 /**
  * Batch entity operations (ETSI GS CIM 009 v1.8 §5.6.7 create, §5.6.8 upsert, §5.6.9 update,
@@ -32,7 +33,12 @@ export class BatchService {
   constructor(private readonly repo: EntityRepository) {}
 
   /** Runs create / upsert / update / merge over `items`; `invalid` are errors found while validating. */
-  async write(tenant: string, mode: BatchMode, items: BatchItem[], outcome: BatchOutcome): Promise<BatchOutcome> {
+  async write(
+    tenant: string,
+    mode: BatchMode,
+    items: BatchItem[],
+    outcome: BatchOutcome,
+  ): Promise<BatchOutcome> {
     const keys = items.map((i) => tenant + " " + i.entity.id);
     await this.repo.locks.runAll(keys, async () => {
       const ids = [...new Set(items.map((i) => i.entity.id))];
@@ -43,12 +49,21 @@ export class BatchService {
       const before = new Map(current);
       const touched = new Map<string, { e: Entity; created: boolean }>();
       const now = nowIso();
+      const kept = new Set<string>();
       for (const item of items) {
         const id = item.entity.id;
         try {
           const prev = touched.get(id)?.e ?? current.get(id);
-          const next = applyMode(mode, prev, item.entity, now);
+          const skipped: string[] = [];
+          const next = applyMode(mode, prev, item.entity, now, skipped);
           touched.set(id, { e: next, created: touched.get(id)?.created ?? !current.has(id) });
+          if (skipped.length) {
+            kept.add(id);
+            outcome.errors.push({
+              entityId: id,
+              error: new AppError("BadRequestData", `Not overwritten (noOverwrite): ${skipped.join(", ")}`),
+            });
+          }
         } catch (err) {
           outcome.errors.push({ entityId: id, error: toAppError(err) });
         }
@@ -57,20 +72,29 @@ export class BatchService {
       if (save.length) {
         await this.repo.commit(tenant, "batch-" + mode, items[0].ctx, save, [], before);
       }
-      for (const [id, t] of touched) (t.created ? outcome.created : outcome.updated).push(id);
+      for (const [id, t] of touched)
+        if (!kept.has(id)) (t.created ? outcome.created : outcome.updated).push(id);
     });
     return outcome;
   }
 
   /** §5.6.10: deletes the entities with `ids`; unknown ids are reported as errors. */
-  async delete(tenant: string, ids: string[], ctx: CompiledContext, outcome: BatchOutcome): Promise<BatchOutcome> {
+  async delete(
+    tenant: string,
+    ids: string[],
+    ctx: CompiledContext,
+    outcome: BatchOutcome,
+  ): Promise<BatchOutcome> {
     await this.repo.locks.runAll(
       ids.map((id) => tenant + " " + id),
       async () => {
         const gone = new Set<string>();
         for (const id of ids) {
           if (!this.repo.exists(tenant, id) || gone.has(id)) {
-            outcome.errors.push({ entityId: id, error: new AppError("ResourceNotFound", `Entity ${id} does not exist`) });
+            outcome.errors.push({
+              entityId: id,
+              error: new AppError("ResourceNotFound", `Entity ${id} does not exist`),
+            });
           } else gone.add(id);
         }
         if (gone.size) await this.repo.commit(tenant, "batch-delete", ctx, [], [...gone]);
@@ -82,7 +106,13 @@ export class BatchService {
 }
 
 /** The new state of one entity under `mode`, given its previous state (undefined if it does not exist). */
-function applyMode(mode: BatchMode, prev: Entity | undefined, input: Entity, now: string): Entity {
+function applyMode(
+  mode: BatchMode,
+  prev: Entity | undefined,
+  input: Entity,
+  now: string,
+  skipped: string[],
+): Entity {
   const entity = structuredClone(input);
   if (!prev) {
     if (mode === "update" || mode === "update-noOverwrite" || mode === "merge") {
@@ -110,7 +140,10 @@ function applyMode(mode: BatchMode, prev: Entity | undefined, input: Entity, now
       for (const name of attributeNames(entity)) {
         for (const inst of instancesOf(entity, name)) {
           const { list, at } = findInstance(next, name, inst.datasetId as string | undefined);
-          if (at >= 0 && mode === "update-noOverwrite") continue;
+          if (at >= 0 && mode === "update-noOverwrite") {
+            skipped.push(name);
+            continue;
+          }
           stampInstance(inst, now, at >= 0 ? list[at] : undefined);
           putInstance(next, name, inst);
         }

@@ -6,6 +6,14 @@ import { mergeInstance, findInstance, isNgsiLdNull, removeInstance } from "./att
 import type { EntityRepository } from "./entity-repository";
 import { stampInstance, stampNewEntity } from "./timestamps";
 
+/** Which entities a purge touches and how (types expanded, attribute names canonical). */
+export interface PurgeSelection {
+  types?: string[];
+  ids?: string[];
+  keep?: string[];
+  drop?: string[];
+}
+
 /**
  * Whole-entity operations of the NGSI-LD API (ETSI GS CIM 009 v1.8 §5.6.1 create, §5.6.6 delete,
  * §5.6.17 merge, §5.6.18 replace, §5.7.1 retrieve, §5.6.21 purge). Bodies arrive validated and
@@ -66,17 +74,47 @@ export class EntityService {
     });
   }
 
-  /** §5.6.21 (purge): deletes every entity of the given expanded types; returns how many. */
-  async purgeByTypes(tenant: string, expandedTypes: string[], ctx: CompiledContext): Promise<number> {
-    const wanted = new Set(expandedTypes);
+  /**
+   * Purge (ETSI GS CIM 009 v1.9 §5.6.21): deletes the selected entities, or with `drop` removes those
+   * attributes, or with `keep` removes every other attribute. Returns how many entities were touched.
+   */
+  async purge(tenant: string, sel: PurgeSelection, ctx: CompiledContext): Promise<number> {
+    const wanted = sel.types ? new Set(sel.types) : undefined;
+    const idSet = sel.ids ? new Set(sel.ids) : undefined;
     const ids: string[] = [];
-    for (const [id, types] of this.repo.index.entries(tenant)) if (types.some((t) => wanted.has(t))) ids.push(id);
+    for (const [id, types] of this.repo.index.entries(tenant)) {
+      if (wanted && !types.some((t) => wanted.has(t))) continue;
+      if (idSet && !idSet.has(id)) continue;
+      ids.push(id);
+    }
     const chunk = 1000;
     for (let i = 0; i < ids.length; i += chunk) {
       const part = ids.slice(i, i + chunk);
       await this.repo.locks.runAll(
         part.map((x) => tenant + " " + x),
-        () => this.repo.commit(tenant, "purge", ctx, [], part.filter((x) => this.repo.exists(tenant, x))),
+        async () => {
+          if (!sel.keep && !sel.drop) {
+            await this.repo.commit(
+              tenant,
+              "purge",
+              ctx,
+              [],
+              part.filter((x) => this.repo.exists(tenant, x)),
+            );
+            return;
+          }
+          const now = nowIso();
+          const olds = (await this.repo.readMany(tenant, part, ctx)).filter((e): e is Entity => !!e);
+          const next = olds.map((e) => {
+            const n = structuredClone(e);
+            for (const a of attributeNames(n)) {
+              if (sel.drop ? sel.drop.includes(a) : !sel.keep?.includes(a)) delete n[a];
+            }
+            n.modifiedAt = now;
+            return n;
+          });
+          await this.repo.commit(tenant, "purge", ctx, next);
+        },
       );
     }
     return ids.length;

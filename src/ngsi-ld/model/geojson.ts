@@ -25,7 +25,12 @@ export function geometryError(g: unknown): string | undefined {
 }
 
 function positionError(p: unknown): string | undefined {
-  if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !p.every((n) => typeof n === "number" && isFinite(n))) {
+  if (
+    !Array.isArray(p) ||
+    p.length < 2 ||
+    p.length > 3 ||
+    !p.every((n) => typeof n === "number" && isFinite(n))
+  ) {
     return "a position must be an array of 2 or 3 numbers";
   }
   const [lon, lat] = p as number[];

@@ -1,5 +1,10 @@
 import { badRequest } from "../../errors";
-import { ATTRIBUTE_META_MEMBERS, ATTRIBUTE_VALUE_MEMBER, AttributeKind, isAttributeKind } from "./attribute-kinds";
+import {
+  ATTRIBUTE_META_MEMBERS,
+  ATTRIBUTE_VALUE_MEMBER,
+  AttributeKind,
+  isAttributeKind,
+} from "./attribute-kinds";
 import { isDateTime } from "./datetime";
 import { geometryError } from "./geojson";
 import { isAbsoluteUri, isValidName } from "./uri";
@@ -46,7 +51,10 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  */
 export function normalizeAttribute(path: string, raw: unknown): AttributeInstance[] {
   if (Array.isArray(raw)) {
-    if (raw.length > 0 && raw.every((x) => isObject(x) && (isAttributeKind(x.type) || kindOf(x) !== undefined))) {
+    if (
+      raw.length > 0 &&
+      raw.every((x) => isObject(x) && (isAttributeKind(x.type) || kindOf(x) !== undefined))
+    ) {
       const instances = raw.map((x) => normalizeInstance(path, x));
       checkDatasetIds(path, instances);
       return instances;
@@ -63,14 +71,17 @@ function kindOf(o: Record<string, unknown>): AttributeKind | undefined {
 
 function normalizeInstance(path: string, raw: unknown): AttributeInstance {
   const name = path.split(".").pop() ?? path;
-  if (raw === null || raw === undefined) throw badRequest(`Attribute ${path} has a null value`, { attribute: path });
+  if (raw === null || raw === undefined)
+    throw badRequest(`Attribute ${path} has a null value`, { attribute: path });
   if (!isObject(raw)) return { type: "Property", value: raw };
   let inst: Record<string, unknown>;
   if (isAttributeKind(raw.type)) inst = { ...raw };
   else if (typeof raw.type === "string" && GEOMETRY_TYPES.has(raw.type) && "coordinates" in raw) {
     inst = { type: "GeoProperty", value: raw };
   } else if (raw.type !== undefined && kindOf(raw) !== undefined) {
-    throw badRequest(`Attribute ${path} has an unknown type ${JSON.stringify(raw.type)}`, { attribute: path });
+    throw badRequest(`Attribute ${path} has an unknown type ${JSON.stringify(raw.type)}`, {
+      attribute: path,
+    });
   } else if ("@value" in raw) inst = { type: "Property", value: raw };
   else {
     const kind = kindOf(raw);
@@ -93,7 +104,8 @@ function checkInstance(path: string, inst: AttributeInstance): void {
   if (v === undefined || v === null) fail(`a ${inst.type} needs a non-null "${member}"`);
   const name = path.split(".").pop() ?? path;
   const isNull = v === NGSI_LD_NULL || (isObject(v) && v["@none"] === NGSI_LD_NULL);
-  if (GEO_ATTRIBUTES.has(name) && inst.type !== "GeoProperty" && !isNull) fail(`${name} must be a GeoProperty`);
+  if (GEO_ATTRIBUTES.has(name) && inst.type !== "GeoProperty" && !isNull)
+    fail(`${name} must be a GeoProperty`);
   switch (isNull ? "null" : inst.type) {
     case "Relationship": {
       const objs = Array.isArray(v) ? v : [v];
@@ -111,13 +123,17 @@ function checkInstance(path: string, inst: AttributeInstance): void {
       }
       break;
     case "VocabProperty":
-      if (!(typeof v === "string" || isStringArray(v))) fail(`"vocab" must be a string or an array of strings`);
+      if (!(typeof v === "string" || isStringArray(v)))
+        fail(`"vocab" must be a string or an array of strings`);
       break;
     case "ListProperty":
       if (!Array.isArray(v)) fail(`"valueList" must be an array`);
       break;
     case "ListRelationship":
-      if (!Array.isArray(v) || !v.every((o) => isAbsoluteUri(o) || (isObject(o) && isAbsoluteUri(o.object)))) {
+      if (
+        !Array.isArray(v) ||
+        !v.every((o) => isAbsoluteUri(o) || (isObject(o) && isAbsoluteUri(o.object)))
+      ) {
         fail(`"objectList" must be an array of URIs`);
       }
       break;

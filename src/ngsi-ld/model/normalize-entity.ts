@@ -52,7 +52,8 @@ function checkScopes(scope: unknown): string | string[] {
   const list = Array.isArray(scope) ? scope : [scope];
   for (const s of list) {
     if (typeof s !== "string" || !/^\/[^\s/#+][^\s#+]*$|^\/$/.test(s) || s.endsWith("/")) {
-      if (s !== "/") throw badRequest(`Scope must be a path such as /Madrid/Gardens, got ${JSON.stringify(s)}`);
+      if (s !== "/")
+        throw badRequest(`Scope must be a path such as /Madrid/Gardens, got ${JSON.stringify(s)}`);
     }
   }
   return scope as string | string[];

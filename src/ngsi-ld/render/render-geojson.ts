@@ -7,7 +7,11 @@ import type { RenderOptions } from "./render-options";
  * GeoJSON representation of an entity (ETSI GS CIM 009 v1.8 §4.5.16): a Feature whose geometry is
  * the value of `geometryProperty` (default `location`) and whose properties are the entity's members.
  */
-export function renderFeature(e: Entity, opts: RenderOptions, geometryProperty = "location"): Record<string, unknown> {
+export function renderFeature(
+  e: Entity,
+  opts: RenderOptions,
+  geometryProperty = "location",
+): Record<string, unknown> {
   const body = renderEntity(e, opts);
   const geo = instancesOf(e, geometryProperty)[0];
   const { id, ...properties } = body;
@@ -25,5 +29,8 @@ export function renderFeatureCollection(
   opts: RenderOptions,
   geometryProperty?: string,
 ): Record<string, unknown> {
-  return { type: "FeatureCollection", features: entities.map((e) => renderFeature(e, opts, geometryProperty)) };
+  return {
+    type: "FeatureCollection",
+    features: entities.map((e) => renderFeature(e, opts, geometryProperty)),
+  };
 }

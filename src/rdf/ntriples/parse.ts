@@ -74,7 +74,11 @@ class Cursor {
     const s = this.s;
     if (s.charCodeAt(this.i) !== 95 || s.charCodeAt(this.i + 1) !== 58) this.fail("expected term");
     let j = this.i + 2;
-    for (let c = s.charCodeAt(j); j < s.length && c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== LT && c !== QUOTE; ) c = s.charCodeAt(++j);
+    for (
+      let c = s.charCodeAt(j);
+      j < s.length && c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== LT && c !== QUOTE;
+    )
+      c = s.charCodeAt(++j);
     while (s.charCodeAt(j - 1) === DOT) j--;
     const label = s.slice(this.i + 2, j);
     if (label.length === 0) this.fail("empty blank node label");
@@ -101,7 +105,11 @@ class Cursor {
     const c = s.charCodeAt(this.i);
     if (c === 64) {
       let k = this.i + 1;
-      for (let d = s.charCodeAt(k); (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 45; ) d = s.charCodeAt(++k);
+      for (
+        let d = s.charCodeAt(k);
+        (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 45;
+      )
+        d = s.charCodeAt(++k);
       const language = s.slice(this.i + 1, k);
       this.i = k;
       return term("Literal", lexical, RDF_LANGSTRING, language);
@@ -115,7 +123,16 @@ class Cursor {
 }
 
 const HEX = /^[0-9A-Fa-f]+$/;
-const ECHAR: Record<string, string> = { t: "\t", b: "\b", n: "\n", r: "\r", f: "\f", '"': '"', "'": "'", "\\": "\\" };
+const ECHAR: Record<string, string> = {
+  t: "\t",
+  b: "\b",
+  n: "\n",
+  r: "\r",
+  f: "\f",
+  '"': '"',
+  "'": "'",
+  "\\": "\\",
+};
 
 /** Decodes ECHAR and UCHAR escapes (N-Triples §7 productions ECHAR, UCHAR). */
 export function unescape(raw: string): string {

@@ -40,7 +40,8 @@ export const TEST_CONTEXT =
   "https://forge.etsi.org/rep/cim/ngsi-ld-test-suite/-/raw/develop/resources/jsonld-contexts/ngsi-ld-test-suite-compound.jsonld";
 
 /** A Link header value for `url`. */
-export const linkTo = (url: string) => `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`;
+export const linkTo = (url: string) =>
+  `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`;
 
 /** Small JSON HTTP client over fetch. */
 export async function http(

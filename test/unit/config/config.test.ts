@@ -13,7 +13,12 @@ describe("loadConfig (issue 2 item 2)", () => {
   });
 
   it("reads and checks values", () => {
-    const c = loadConfig({ PORT: "8080", REDIS_URL: "redis://127.0.0.1:6379", LOG_LEVEL: "DEBUG", SEED: "off" });
+    const c = loadConfig({
+      PORT: "8080",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      LOG_LEVEL: "DEBUG",
+      SEED: "off",
+    });
     expect(c.port).to.equal(8080);
     expect(c.redisUrl).to.equal("redis://127.0.0.1:6379");
     expect(c.logLevel).to.equal("debug");

@@ -30,7 +30,10 @@ describe("normalizeEntity (ETSI GS CIM 009 §4.5)", () => {
     expect(e.speed).to.deep.equal({ type: "Property", value: 42 });
     expect(e.status).to.deep.equal({ type: "Property", value: "active", observedAt: "2024-01-01T00:00:00Z" });
     expect(e.district).to.deep.equal({ type: "Relationship", object: "urn:ngsi-ld:District:q1" });
-    expect(e.location).to.deep.equal({ type: "GeoProperty", value: { type: "Point", coordinates: [106.7, 10.8] } });
+    expect(e.location).to.deep.equal({
+      type: "GeoProperty",
+      value: { type: "Point", coordinates: [106.7, 10.8] },
+    });
     expect(e.name).to.deep.equal({ type: "LanguageProperty", languageMap: { vi: "Cầu", en: "Bridge" } });
     expect(e.address).to.deep.equal({ type: "Property", value: { street: "Lê Lợi" } });
   });
@@ -56,14 +59,21 @@ describe("normalizeEntity (ETSI GS CIM 009 §4.5)", () => {
     expect(fails({ id: "urn:a:1" }).message).to.match(/type/);
     expect(fails({ id: "urn:a:1", type: "T", "bad(name)": 1 }).message).to.match(/not valid/);
     expect(fails({ id: "urn:a:1", type: "T", p: { type: "Property" } }).message).to.match(/non-null "value"/);
-    expect(fails({ id: "urn:a:1", type: "T", r: { type: "Relationship", object: "nope" } }).message).to.match(/URI/);
-    expect(fails({ id: "urn:a:1", type: "T", p: { type: "Foo", value: 1 } }).message).to.match(/unknown type/);
+    expect(fails({ id: "urn:a:1", type: "T", r: { type: "Relationship", object: "nope" } }).message).to.match(
+      /URI/,
+    );
+    expect(fails({ id: "urn:a:1", type: "T", p: { type: "Foo", value: 1 } }).message).to.match(
+      /unknown type/,
+    );
     expect(fails({ id: "urn:a:1", type: "T", location: { type: "Property", value: 3 } }).message).to.match(
       /GeoProperty/,
     );
     expect(
-      fails({ id: "urn:a:1", type: "T", g: { type: "GeoProperty", value: { type: "Point", coordinates: [1] } } })
-        .message,
+      fails({
+        id: "urn:a:1",
+        type: "T",
+        g: { type: "GeoProperty", value: { type: "Point", coordinates: [1] } },
+      }).message,
     ).to.match(/position/);
     expect(
       fails({

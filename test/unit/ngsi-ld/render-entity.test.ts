@@ -13,10 +13,19 @@ const stored: Entity = {
   modifiedAt: T,
   speed: { type: "Property", value: 41, unitCode: "KMH", createdAt: T, modifiedAt: T },
   district: { type: "Relationship", object: "urn:ngsi-ld:District:q1", createdAt: T, modifiedAt: T },
-  location: { type: "GeoProperty", value: { type: "Point", coordinates: [106.7, 10.8] }, createdAt: T, modifiedAt: T },
+  location: {
+    type: "GeoProperty",
+    value: { type: "Point", coordinates: [106.7, 10.8] },
+    createdAt: T,
+    modifiedAt: T,
+  },
   name: { type: "LanguageProperty", languageMap: { vi: "Cầu Sài Gòn", en: "Saigon Bridge" } },
 };
-const opts = (o: Partial<RenderOptions> = {}): RenderOptions => ({ format: "normalized", sysAttrs: false, ...o });
+const opts = (o: Partial<RenderOptions> = {}): RenderOptions => ({
+  format: "normalized",
+  sysAttrs: false,
+  ...o,
+});
 
 describe("renderEntity (ETSI GS CIM 009 §4.5, §5.7.1)", () => {
   it("drops system attributes unless asked", () => {
@@ -53,7 +62,9 @@ describe("renderEntity (ETSI GS CIM 009 §4.5, §5.7.1)", () => {
       "id",
       "district",
     ]);
-    expect(renderEntity(stored, opts({ omit: new Set(["type", "speed", "location", "name"]) }))).to.deep.equal({
+    expect(
+      renderEntity(stored, opts({ omit: new Set(["type", "speed", "location", "name"]) })),
+    ).to.deep.equal({
       id: "urn:ngsi-ld:Camera:7",
       district: { type: "Relationship", object: "urn:ngsi-ld:District:q1" },
     });

@@ -3,12 +3,23 @@ import * as fs from "fs";
 import * as path from "path";
 import { compileContext } from "../../../src/rdf/compile-context";
 
-const CORE = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../../contexts/ngsi-ld-core-context-v1.8.jsonld"), "utf8")) as object;
+const CORE = JSON.parse(
+  fs.readFileSync(path.resolve(__dirname, "../../../../contexts/ngsi-ld-core-context-v1.8.jsonld"), "utf8"),
+) as object;
 const NGSI = "https://uri.etsi.org/ngsi-ld/";
 const DEF = `${NGSI}default-context/`;
 
 describe("compileContext (JSON-LD 1.1 API §4.1, §4.2, §4.5)", () => {
-  const ctx = compileContext([{ "@context": { schema: "https://schema.org/", speed: "https://ex.org/speed", kind: { "@id": "https://ex.org/kind", "@type": "@vocab" } } }, CORE]);
+  const ctx = compileContext([
+    {
+      "@context": {
+        schema: "https://schema.org/",
+        speed: "https://ex.org/speed",
+        kind: { "@id": "https://ex.org/kind", "@type": "@vocab" },
+      },
+    },
+    CORE,
+  ]);
 
   it("expands terms, compact IRIs, absolute IRIs and vocab-relative names", () => {
     expect(ctx.expandTerm("value")).to.equal(`${NGSI}hasValue`);
@@ -47,13 +58,19 @@ describe("compileContext (JSON-LD 1.1 API §4.1, §4.2, §4.5)", () => {
   it("lets the core context (last) win and refuses to redefine a protected term differently", () => {
     const c = compileContext([{ "@context": { value: "https://evil.org/value" } }, CORE]);
     expect(c.expandTerm("value")).to.equal(`${NGSI}hasValue`);
-    expect(() => compileContext([CORE, { "@context": { value: "https://evil.org/value" } }])).to.throw(/protected term redefinition/);
+    expect(() => compileContext([CORE, { "@context": { value: "https://evil.org/value" } }])).to.throw(
+      /protected term redefinition/,
+    );
     expect(() => compileContext([CORE, { "@context": { value: "ngsi-ld:hasValue" } }])).not.to.throw();
   });
 
   it("rejects unresolved URLs and unsupported features", () => {
-    expect(() => compileContext(["https://x.org/c.jsonld" as unknown as object])).to.throw(/unresolved context/);
-    expect(() => compileContext([{ "@context": { a: { "@id": "https://x/a", "@context": {} } } }])).to.throw(/not supported/);
+    expect(() => compileContext(["https://x.org/c.jsonld" as unknown as object])).to.throw(
+      /unresolved context/,
+    );
+    expect(() => compileContext([{ "@context": { a: { "@id": "https://x/a", "@context": {} } } }])).to.throw(
+      /not supported/,
+    );
     expect(() => compileContext([{ "@context": { "@version": 1.0 } }])).to.throw(/@version/);
   });
 

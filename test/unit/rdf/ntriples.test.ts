@@ -1,6 +1,13 @@
 import { expect } from "chai";
 import { parseNTriples, unescape } from "../../../src/rdf/ntriples/parse";
-import { escapeString, ntBlank, ntIri, ntLangLiteral, ntLine, ntLiteral } from "../../../src/rdf/ntriples/write";
+import {
+  escapeString,
+  ntBlank,
+  ntIri,
+  ntLangLiteral,
+  ntLine,
+  ntLiteral,
+} from "../../../src/rdf/ntriples/write";
 import { RDF_LANGSTRING, XSD_INTEGER, XSD_STRING } from "../../../src/rdf/vocab";
 
 describe("N-Triples writer and parser (RDF 1.1 N-Triples)", () => {
@@ -20,13 +27,20 @@ describe("N-Triples writer and parser (RDF 1.1 N-Triples)", () => {
     text += ntLine(ntIri("urn:a"), "http://x/r", ntLiteral("7", XSD_INTEGER));
     const t = parseNTriples(text);
     expect(t.slice(0, values.length).map((x) => x.object.value)).to.deep.equal(values);
-    expect(t[values.length].object).to.deep.equal({ termType: "Literal", value: "hi", datatype: RDF_LANGSTRING, language: "en-GB" });
+    expect(t[values.length].object).to.deep.equal({
+      termType: "Literal",
+      value: "hi",
+      datatype: RDF_LANGSTRING,
+      language: "en-GB",
+    });
     expect(t[values.length + 1].object).to.include({ value: "7", datatype: XSD_INTEGER });
     expect(t[0].subject).to.include({ termType: "BlankNode", value: "b0" });
   });
 
   it("reads standard N-Triples as Oxigraph dumps it: comments, blank lines, UCHAR escapes, no space before '.'", () => {
-    const t = parseNTriples('# c\n\n<urn:s> <http://x/p> "caf\\u00E9 \\U0001F6A6"@fr.\n_:x\t<http://x/p>\t<urn:o\\u0020x> .\r\n');
+    const t = parseNTriples(
+      '# c\n\n<urn:s> <http://x/p> "caf\\u00E9 \\U0001F6A6"@fr.\n_:x\t<http://x/p>\t<urn:o\\u0020x> .\r\n',
+    );
     expect(t).to.have.length(2);
     expect(t[0].object.value).to.equal("café 🚦");
     expect(t[1].object).to.include({ termType: "NamedNode", value: "urn:o x" });
@@ -34,7 +48,7 @@ describe("N-Triples writer and parser (RDF 1.1 N-Triples)", () => {
   });
 
   it("fails loudly on malformed input", () => {
-    expect(() => parseNTriples("<urn:s> <urn:p> \"x\"")).to.throw(/expected '\.'/);
+    expect(() => parseNTriples('<urn:s> <urn:p> "x"')).to.throw(/expected '\.'/);
     expect(() => parseNTriples("<urn:s <urn:p> <urn:o> .")).to.throw(/N-Triples/);
     expect(() => parseNTriples('<urn:s> <urn:p> "x\\q" .')).to.throw(/bad escape/);
   });

@@ -1,6 +1,11 @@
 import { expect } from "chai";
 import jsonld from "jsonld";
-import { entityToTriples, triplesToEntity, type JsonValue, type NgsiEntity } from "../../../../src/ngsi-ld/codec";
+import {
+  entityToTriples,
+  triplesToEntity,
+  type JsonValue,
+  type NgsiEntity,
+} from "../../../../src/ngsi-ld/codec";
 import { canonicalJson } from "../../../../src/ngsi-ld/codec/literals";
 import { compileContext } from "../../../../src/rdf/compile-context";
 import * as oxigraph from "oxigraph";
@@ -28,12 +33,17 @@ function mapGeo(v: JsonValue, f: (value: JsonValue) => JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map((x) => mapGeo(x, f));
   if (v === null || typeof v !== "object") return v;
   const out: Obj = {};
-  for (const [k, x] of Object.entries(v)) out[k] = v.type === "GeoProperty" && k === "value" ? f(x) : k === "json" ? x : mapGeo(x, f);
+  for (const [k, x] of Object.entries(v))
+    out[k] = v.type === "GeoProperty" && k === "value" ? f(x) : k === "json" ? x : mapGeo(x, f);
   return out;
 }
 
 function normalise(v: JsonValue, key = ""): JsonValue {
-  if (key === "json" || (key === "value" && v !== null && typeof v === "object" && !Array.isArray(v) && "coordinates" in v)) return v;
+  if (
+    key === "json" ||
+    (key === "value" && v !== null && typeof v === "object" && !Array.isArray(v) && "coordinates" in v)
+  )
+    return v;
   if (Array.isArray(v)) {
     const items = v.map((x) => normalise(x));
     return LIST_KEYS.has(key) ? items : items.sort((a, b) => (canonicalJson(a) < canonicalJson(b) ? -1 : 1));
@@ -45,8 +55,11 @@ function normalise(v: JsonValue, key = ""): JsonValue {
 }
 
 async function canonical(input: object | string): Promise<string> {
-  const opts = typeof input === "string" ? { inputFormat: "application/n-quads", algorithm: "URDNA2015", format: "application/n-quads" } : { algorithm: "URDNA2015", format: "application/n-quads", documentLoader };
-  return (await (jsonld.canonize as (i: unknown, o: unknown) => Promise<string>)(input, opts));
+  const opts =
+    typeof input === "string"
+      ? { inputFormat: "application/n-quads", algorithm: "URDNA2015", format: "application/n-quads" }
+      : { algorithm: "URDNA2015", format: "application/n-quads", documentLoader };
+  return await (jsonld.canonize as (i: unknown, o: unknown) => Promise<string>)(input, opts);
 }
 
 function firstDiff(a: JsonValue, b: JsonValue, path = "$"): string | undefined {
@@ -64,18 +77,27 @@ function firstDiff(a: JsonValue, b: JsonValue, path = "$"): string | undefined {
 async function compare(entity: NgsiEntity, urls: string[], contexts: object[]): Promise<void> {
   const ctx = compileContext(contexts);
   const ctxRef = urls.length === 1 ? urls[0] : urls;
-  const doc = { ...(mapGeo(entity as unknown as JsonValue, (g) => ({ "@type": "@json", "@value": g })) as Obj), "@context": ctxRef };
+  const doc = {
+    ...(mapGeo(entity as unknown as JsonValue, (g) => ({ "@type": "@json", "@value": g })) as Obj),
+    "@context": ctxRef,
+  };
   const fast = entityToTriples(entity, ctx, { shortcuts: false });
   const [a, b] = await Promise.all([canonical(fast), canonical(doc)]);
   if (a !== b) {
     const fa = a.split("\n").filter((l) => !b.includes(l));
     const fb = b.split("\n").filter((l) => !a.includes(l));
-    throw new Error(`RDF differs for ${JSON.stringify(entity)}\nonly fast:\n${fa.join("\n")}\nonly jsonld.js:\n${fb.join("\n")}`);
+    throw new Error(
+      `RDF differs for ${JSON.stringify(entity)}\nonly fast:\n${fa.join("\n")}\nonly jsonld.js:\n${fb.join("\n")}`,
+    );
   }
   const compact = jsonld.compact as unknown as (d: unknown, c: unknown, o: unknown) => Promise<Obj>;
   const compacted = await compact(doc, ctxRef, { documentLoader });
   delete compacted["@context"];
-  const ref = normalise(mapGeo(compacted, (w) => (w !== null && typeof w === "object" && !Array.isArray(w) && "@value" in w ? w["@value"] : w)));
+  const ref = normalise(
+    mapGeo(compacted, (w) =>
+      w !== null && typeof w === "object" && !Array.isArray(w) && "@value" in w ? w["@value"] : w,
+    ),
+  );
   const mine = normalise(triplesToEntity(fast, entity.id, ctx) as unknown as JsonValue);
   const d = firstDiff(mine, ref);
   if (d !== undefined) throw new Error(`compaction differs for ${JSON.stringify(entity)}\n${d}`);
@@ -84,20 +106,26 @@ async function compare(entity: NgsiEntity, urls: string[], contexts: object[]): 
   store.load(entityToTriples(entity, ctx), { format: "application/n-triples", to_graph_name: graph });
   const dumped = store.dump({ format: "application/n-triples", from_graph_name: graph });
   const d2 = firstDiff(normalise(triplesToEntity(dumped, entity.id, ctx) as unknown as JsonValue), ref);
-  if (d2 !== undefined) throw new Error(`compaction after an Oxigraph round trip differs for ${JSON.stringify(entity)}\n${d2}`);
+  if (d2 !== undefined)
+    throw new Error(`compaction after an Oxigraph round trip differs for ${JSON.stringify(entity)}\n${d2}`);
 }
 
 describe("fast JSON-LD path vs jsonld.js (differential)", function () {
   this.timeout(300_000);
   const setups: [string, string[], () => object[]][] = [
     ["core context alone", [CORE_URL], () => [loadContext(CORE_URL)]],
-    ["ETSI test-suite context + core", [ETSI_URL, CORE_URL], () => [loadContext(ETSI_URL), loadContext(CORE_URL)]],
+    [
+      "ETSI test-suite context + core",
+      [ETSI_URL, CORE_URL],
+      () => [loadContext(ETSI_URL), loadContext(CORE_URL)],
+    ],
   ];
   let total = 0;
   for (const [name, urls, contexts] of setups) {
     it(`${name}: ${PER_CONTEXT} generated entities give the same RDF and the same compaction`, async () => {
       const rng = new Rng(name.length * 7919);
-      for (let i = 0; i < PER_CONTEXT; i++) await compare(generateEntity(rng, i, urls.length > 1), urls, contexts());
+      for (let i = 0; i < PER_CONTEXT; i++)
+        await compare(generateEntity(rng, i, urls.length > 1), urls, contexts());
       total += PER_CONTEXT;
     });
   }

@@ -28,7 +28,9 @@ describe("entity codec (ETSI GS CIM 009 §5.5.7; fast JSON-LD path)", () => {
 
   it("writes GeoProperty values as one rdf:JSON literal and canonical number forms", () => {
     const nt = entityToTriples(entity, ctx, { shortcuts: false });
-    expect(nt).to.include(`<https://uri.etsi.org/ngsi-ld/hasValue> "{\\"coordinates\\":[106.69,10.79],\\"type\\":\\"Point\\"}"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON>`);
+    expect(nt).to.include(
+      `<https://uri.etsi.org/ngsi-ld/hasValue> "{\\"coordinates\\":[106.69,10.79],\\"type\\":\\"Point\\"}"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON>`,
+    );
     expect(nt).to.include(`"3.75E1"^^<http://www.w3.org/2001/XMLSchema#double>`);
     expect(nt).not.to.include("asWKT");
   });
@@ -37,10 +39,16 @@ describe("entity codec (ETSI GS CIM 009 §5.5.7; fast JSON-LD path)", () => {
     const nt = entityToTriples(entity, ctx);
     const s = "<urn:ngsi-ld:TrafficCamera:1>";
     expect(nt).to.include(`${s} <https://uri.etsi.org/ngsi-ld/status> "active" .`);
-    expect(nt).to.include(`${s} <https://uri.etsi.org/ngsi-ld/default-context/seen> "2024-03-01T10:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> .`);
+    expect(nt).to.include(
+      `${s} <https://uri.etsi.org/ngsi-ld/default-context/seen> "2024-03-01T10:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> .`,
+    );
     expect(nt).to.include(`${s} <https://uri.etsi.org/ngsi-ld/default-context/road> <urn:ngsi-ld:Road:1> .`);
-    expect(nt).to.include(`${s} <http://www.opengis.net/ont/geosparql#asWKT> "POINT(106.69 10.79)"^^<http://www.opengis.net/ont/geosparql#wktLiteral> .`);
-    expect(nt).to.include(`${s} <http://www.w3.org/2003/01/geo/wgs84_pos#lat> "10.79"^^<http://www.w3.org/2001/XMLSchema#double> .`);
+    expect(nt).to.include(
+      `${s} <http://www.opengis.net/ont/geosparql#asWKT> "POINT(106.69 10.79)"^^<http://www.opengis.net/ont/geosparql#wktLiteral> .`,
+    );
+    expect(nt).to.include(
+      `${s} <http://www.w3.org/2003/01/geo/wgs84_pos#lat> "10.79"^^<http://www.w3.org/2001/XMLSchema#double> .`,
+    );
     expect(nt).to.include(`"Máy"@vi .`);
     expect(nt).not.to.match(/quality.*"2"/);
     const pure = triplesToEntity(entityToTriples(entity, ctx, { shortcuts: false }), entity.id, ctx);
@@ -48,7 +56,11 @@ describe("entity codec (ETSI GS CIM 009 §5.5.7; fast JSON-LD path)", () => {
   });
 
   it("numbers keep their JSON value through the triples", () => {
-    const e: NgsiEntity = { id: "urn:x:1", type: "T", n: { type: "Property", value: [0, -7, 1.5, 1e21, 123456789] } };
+    const e: NgsiEntity = {
+      id: "urn:x:1",
+      type: "T",
+      n: { type: "Property", value: [0, -7, 1.5, 1e21, 123456789] },
+    };
     const back = triplesToEntity(entityToTriples(e, ctx), e.id, ctx) as unknown as { n: { value: number[] } };
     expect([...back.n.value].sort((a, b) => a - b)).to.deep.equal([-7, 0, 1.5, 123456789, 1e21]);
   });
