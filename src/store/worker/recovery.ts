@@ -52,7 +52,7 @@ export function recover(dir: string, datasets: TenantDatasets, log: Log): Recove
   let replayed = 0;
   let lastReport = t1;
   const scan = replayJournal(dir, lastSeq, (r) => {
-    datasets.apply(r.tenant, r.writes, false);
+    datasets.apply(r.tenant, r.writes, true);
     lastSeq = r.seq;
     replayed++;
     if (Date.now() - lastReport > 5000) {

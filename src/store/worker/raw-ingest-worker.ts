@@ -1,0 +1,25 @@
+import { parentPort, workerData } from "node:worker_threads";
+import oxigraph from "oxigraph";
+import { lineCount } from "./ntriples-text";
+import { preGrowWasmMemory } from "./recovery";
+
+/*
+ * Raw-ingest worker for bench/store-ingest.ts (DESIGN.md "The store lives in a worker thread"): loads
+ * entity N-Quads into one Oxigraph store the way the store worker loads a graph write (one `load` call
+ * per entity, no_transaction, after the same WASM pre-growth) but with no journal, no counts, no undo.
+ * Message in: string[] (one entity's N-Quads each); message out: { quads, ms } of that batch.
+ */
+const port = parentPort;
+if (!port) throw new Error("raw-ingest-worker must run in a worker thread");
+preGrowWasmMemory((workerData as { wasmPreGrowBytes: number }).wasmPreGrowBytes);
+const store = new oxigraph.Store();
+port.on("message", (entities: string[]) => {
+  const t0 = performance.now();
+  let quads = 0;
+  for (const nq of entities) {
+    store.load(nq, { format: "application/n-quads", no_transaction: true });
+    quads += lineCount(nq);
+  }
+  port.postMessage({ quads, ms: performance.now() - t0 });
+});
+port.postMessage({ ready: true });
