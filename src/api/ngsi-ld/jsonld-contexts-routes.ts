@@ -44,7 +44,6 @@ export function registerJsonLdContextRoutes(router: Router, registry: ContextReg
     const details = flag(ctx, "details");
     const kind = kindParam(ctx);
     ctx.status = 200;
-    ctx.type = "application/json";
     ctx.body = registry.list(tenantOf(ctx), { details, kind, origin: ctx.origin });
     ctx.set("Content-Type", "application/json");
   });
@@ -62,7 +61,6 @@ export function registerJsonLdContextRoutes(router: Router, registry: ContextReg
     ctx.status = 200;
     ctx.body = registry.serve(tenantOf(ctx), ctx.params.contextId, { details, origin: ctx.origin });
     ctx.set("Content-Type", "application/json");
-    ctx.type = "application/json";
   });
 
   router.delete("/jsonldContexts/:contextId", async (ctx) => {
