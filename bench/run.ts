@@ -133,7 +133,7 @@ async function main(): Promise<void> {
     run.nquads = { source, entities: total, quads, bytes: nquads.reduce((a, q) => a + q.length, 0) };
     let raw: RawIngestResult | undefined;
     try {
-      raw = await rawIngest(nquads, {});
+      raw = await rawIngest(nquads, s.batchSize);
       run.rawIngest = raw;
     } catch (e) {
       run.rawIngest = { error: (e as Error).message };

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { entityToTriples, type NgsiEntity } from "../../src/ngsi-ld/codec";
+import { stampNewEntity } from "../../src/ngsi-ld/entities/timestamps";
+import type { Entity } from "../../src/ngsi-ld/model/entity";
 import { compileContext } from "../../src/rdf/compile-context";
 import type { CompiledJsonLdContext } from "../../src/rdf/compile-context";
 import type { EntityJson } from "./entities";
@@ -8,7 +10,8 @@ import type { EntityJson } from "./entities";
 /**
  * Entity -> N-Quads with the service's own codec (src/ngsi-ld/codec `entityToTriples`, normative
  * NGSI-LD RDF plus shortcut triples), i.e. what the store really holds for an entity, with the
- * system timestamps the service adds on create.
+ * system timestamps the service adds on create (`stampNewEntity`: createdAt/modifiedAt on the entity
+ * and on every attribute instance).
  */
 
 let core: CompiledJsonLdContext | undefined;
@@ -26,8 +29,9 @@ function coreContext(): CompiledJsonLdContext {
  */
 export function entityToNQuadsFast(entity: EntityJson, now: string): string {
   const { "@context": _ignored, ...rest } = entity;
-  const e = { ...rest, createdAt: now, modifiedAt: now } as unknown as NgsiEntity;
-  const nt = entityToTriples(e, coreContext());
+  const e = structuredClone(rest) as unknown as Entity;
+  stampNewEntity(e, now);
+  const nt = entityToTriples(e as NgsiEntity, coreContext());
   const prefix = `_:e${e.id.replace(/[^A-Za-z0-9]/g, "")}b`;
   return nt.replace(/_:b(\d+)/g, `${prefix}$1`).replace(/ \.\n/g, ` <${e.id}> .\n`);
 }

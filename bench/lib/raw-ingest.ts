@@ -1,39 +1,15 @@
-import path from "node:path";
 import { entityToNQuadsFast } from "./codec-nquads";
 import { makeEntity } from "./entities";
 import { entityToNQuads } from "./jsonld-nquads";
+import { measureRawIngest, type RawIngestResult } from "../store-ingest";
+
+export type { RawIngestResult };
 
 /**
  * The raw-ingest ceiling: the same entities as N-Quads, loaded straight into the Oxigraph store by
- * `measureRawIngest` of bench/store-ingest.ts (written by the store engineer; loaded at run time so
- * that the harness compiles before that file lands).
+ * `measureRawIngest` of bench/store-ingest.ts (a fresh worker thread, one `load` call per entity,
+ * no journal, no HTTP).
  */
-
-/** What the store's raw ingest measured. */
-export interface RawIngestResult {
-  entitiesPerSec: number;
-  quadsPerSec: number;
-  [extra: string]: unknown;
-}
-
-type MeasureRawIngest = (
-  nquadsPerEntity: string[],
-  opts: Record<string, unknown>,
-) => Promise<RawIngestResult>;
-
-function loadMeasure(): MeasureRawIngest {
-  const file = path.resolve(__dirname, "..", "store-ingest.js");
-  let mod: unknown;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- until bench/store-ingest.ts lands
-    mod = require(file) as unknown;
-  } catch (e) {
-    throw new Error(`raw ingest: ${file} is not there yet (${(e as Error).message.split("\n")[0]})`);
-  }
-  const fn = (mod as { measureRawIngest?: unknown }).measureRawIngest;
-  if (typeof fn !== "function") throw new Error(`raw ingest: ${file} has no measureRawIngest`);
-  return fn as MeasureRawIngest;
-}
 
 /** Which converter made the N-Quads: the service's codec (default) or jsonld.js (`BENCH_NQUADS=jsonld`). */
 export type NQuadsSource = "codec" | "jsonld.js";
@@ -59,10 +35,7 @@ export async function nquadsOf(count: number, source: NQuadsSource): Promise<str
   return out;
 }
 
-/** Measures the raw store ingest of `nquads`. */
-export async function rawIngest(
-  nquads: string[],
-  opts: Record<string, unknown> = {},
-): Promise<RawIngestResult> {
-  return loadMeasure()(nquads, opts);
+/** Measures the raw store ingest of `nquads`, `batchSize` entities per message to the worker. */
+export async function rawIngest(nquads: string[], batchSize: number): Promise<RawIngestResult> {
+  return measureRawIngest(nquads, { batchSize });
 }
