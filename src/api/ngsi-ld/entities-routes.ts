@@ -7,6 +7,8 @@ import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 import { instancesOf } from "../../ngsi-ld/model/entity";
 import { renderEntity } from "../../ngsi-ld/render/render-entity";
 import { renderFeature } from "../../ngsi-ld/render/render-geojson";
+import { renderJoined } from "../../ngsi-ld/render/linked-entities";
+import type { Entity } from "../../ngsi-ld/model/entity";
 import { entityFromBody, objectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
@@ -67,6 +69,18 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
       throw notFound(`Entity ${id} has none of the attributes asked for`, { id });
     }
     const geoProp = param(ctx, "geometryProperty");
+    const join = param(ctx, "join");
+    if (join !== undefined && join !== "inline" && join !== "flat") {
+      throw badRequest(`join must be inline or flat, got ${join}`, { parameter: "join" });
+    }
+    const joinLevel = Number(param(ctx, "joinLevel") ?? "1");
+    if (!Number.isInteger(joinLevel) || joinLevel < 0) throw badRequest("joinLevel must be a whole number");
+    if (join && type !== "application/geo+json") {
+      const read = async (ids: string[]) =>
+        (await entities.repo.readMany(s.tenant, ids, s.ldContext)).filter((x): x is Entity => !!x);
+      sendNgsi(ctx, 200, await renderJoined(e, join, joinLevel, opts, read), type);
+      return;
+    }
     const body =
       type === "application/geo+json"
         ? renderFeature(e, opts, geoProp ? canonicalName(s.ldContext, geoProp) : undefined)
