@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   for (const f of readdirSync(profDir).filter((x) => x.endsWith(".cpuprofile"))) {
     const t = topFunctions(path.join(profDir, f), top, root);
     process.stdout.write(`\n${f}: busy ${Math.round(t.busyMs)} ms, idle ${Math.round(t.idleMs)} ms\n`);
+    const groups = t.byOrigin.slice(0, 8).map(([o, share]) => `${o} ${(share * 100).toFixed(0)}%`);
+    process.stdout.write(`  by origin: ${groups.join(", ")}\n`);
     for (const h of t.top) {
       process.stdout.write(
         `  ${(h.share * 100).toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(0).padStart(7)} ms  ${h.name}  ${h.where}\n`,

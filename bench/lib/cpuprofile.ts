@@ -31,12 +31,23 @@ export interface HotFunction {
   share: number;
 }
 
+/** Where a function lives, coarsely: WebAssembly, GC/program, Node internals, a package, or our code. */
+function origin(name: string, where: string): string {
+  if (where.startsWith("wasm://")) return "wasm (Oxigraph)";
+  if (name.startsWith("(") && where === "") return name;
+  if (where === "" || where.startsWith("node:")) return "node internals / native";
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where);
+  if (m) return `npm ${m[1]}`;
+  const d = /^dist\/(src\/[^/]+(?:\/[^/]+)?)\//.exec(where);
+  return d ? d[1] : where.split(":")[0];
+}
+
 /** Self time per function of the profile in `file`, top `n`, idle time left out. */
 export function topFunctions(
   file: string,
   n: number,
   root: string,
-): { busyMs: number; idleMs: number; top: HotFunction[] } {
+): { busyMs: number; idleMs: number; top: HotFunction[]; byOrigin: [string, number][] } {
   const p = JSON.parse(readFileSync(file, "utf8")) as Profile;
   const byId = new Map<number, ProfileNode>(p.nodes.map((x) => [x.id, x]));
   const self = new Map<string, { name: string; where: string; us: number }>();
@@ -63,5 +74,13 @@ export function topFunctions(
     .sort((a, b) => b.us - a.us)
     .slice(0, n)
     .map((e) => ({ name: e.name, where: e.where, selfMs: e.us / 1000, share: busy ? e.us / busy : 0 }));
-  return { busyMs: busy / 1000, idleMs: idle / 1000, top };
+  const origins = new Map<string, number>();
+  for (const e of self.values()) {
+    const o = origin(e.name, e.where);
+    origins.set(o, (origins.get(o) ?? 0) + e.us);
+  }
+  const byOrigin = [...origins.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([o, us]): [string, number] => [o, busy ? us / busy : 0]);
+  return { busyMs: busy / 1000, idleMs: idle / 1000, top, byOrigin };
 }
