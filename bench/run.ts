@@ -1,6 +1,7 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { benchCodec } from "./codec";
+import { cpuBetween, readCpu, type CpuUse } from "./lib/cpu-share";
 import { peakRssBytes, rssBytes, startChild, stopChild, waitFor200, freePort } from "./lib/child";
 import { batchUpsert, getEntities, getLoad, postEntities, type IdCounter } from "./lib/http-scenarios";
 import type { LoadResult } from "./lib/load";
@@ -21,13 +22,33 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 
 /** A note for a load with non-2xx answers or errors (these must be 0). */
-function flags(r: LoadResult): string | undefined {
+function flags(r: LoadResult & { cpu?: CpuUse }): string | undefined {
+  const notes: string[] = [];
   const bad = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith("2") || c === "207");
-  if (bad.length === 0 && r.errors === 0) return undefined;
-  return `FLAG: ${bad.map(([c, n]) => `${n}×${c}`).join(" ")}${r.errors ? ` ${r.errors} errors` : ""}`;
+  if (bad.length > 0 || r.errors > 0) {
+    notes.push(`FLAG: ${bad.map(([c, n]) => `${n}×${c}`).join(" ")}${r.errors ? ` ${r.errors} errors` : ""}`);
+  }
+  if (r.cpu) {
+    const c = r.cpu;
+    notes.push(`cores: server ${c.serviceCores}, load gen ${c.benchCores}, other ${c.foreignCores}`);
+  }
+  return notes.length ? notes.join("; ") : undefined;
 }
 
-async function bareKoa(s: ReturnType<typeof readSettings>): Promise<LoadResult> {
+/**
+ * Runs `f` and adds the CPU use seen meanwhile (cores busy with the bench + service, and with
+ * other work on the machine).
+ */
+async function withCpu<T extends object>(
+  pid: number | undefined,
+  f: () => Promise<T>,
+): Promise<T & { cpu: CpuUse }> {
+  const c0 = readCpu([pid]);
+  const r = await f();
+  return { ...r, cpu: cpuBetween(c0, readCpu([pid])) };
+}
+
+async function bareKoa(s: ReturnType<typeof readSettings>): Promise<LoadResult & { cpu: CpuUse }> {
   const port = await freePort();
   const child = startChild(path.join(__dirname, "bare-koa.js"), {
     port,
@@ -35,7 +56,9 @@ async function bareKoa(s: ReturnType<typeof readSettings>): Promise<LoadResult> 
   });
   try {
     await waitFor200(child, "/", 10000);
-    return await getLoad(child.url, "/", s);
+    const c0 = readCpu([child.proc.pid]);
+    const r = await getLoad(child.url, "/", s);
+    return { ...r, cpu: cpuBetween(c0, readCpu([child.proc.pid])) };
   } finally {
     await stopChild(child);
   }
@@ -85,18 +108,18 @@ async function main(): Promise<void> {
   try {
     say("[3/6] POST /entities (one new 10-attribute entity per request)");
     const ids: IdCounter = { next: 0 };
-    const post = await postEntities(srv.child.url, s, ids);
+    const post = await withCpu(pid, () => postEntities(srv.child.url, s, ids));
     run.post = { ...post, entitiesSent: ids.next };
     say(`  ${Math.round(post.okPerSec)} req/s, p50 ${post.latencyMs.p50} ms, p99 ${post.latencyMs.p99} ms`);
 
     say("[4/6] GET /entities/{id} (random id among those created)");
-    const get = await getEntities(srv.child.url, s, ids.next);
+    const get = await withCpu(pid, () => getEntities(srv.child.url, s, ids.next));
     run.get = get;
     say(`  ${Math.round(get.okPerSec)} req/s, p50 ${get.latencyMs.p50} ms, p99 ${get.latencyMs.p99} ms`);
 
     const batches = Math.max(Math.ceil((s.entities - ids.next) / s.batchSize), 5);
     say(`[5/6] batch upsert: ${batches} batches of ${s.batchSize} new entities (fills the store)`);
-    const batch = await batchUpsert(srv.child.url, s, ids.next, batches);
+    const batch = await withCpu(pid, () => batchUpsert(srv.child.url, s, ids.next, batches));
     run.batch = batch;
     const total = ids.next + batches * s.batchSize;
     await sleep(2000);
