@@ -10,7 +10,9 @@ import { compileContext } from "../src/rdf/compile-context";
  * Run: `node dist/bench/codec.js`. `benchCodec()` returns the figures for the main bench.
  */
 const CORE_URL = "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld";
-const CORE = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../contexts/ngsi-ld-core-context-v1.8.jsonld"), "utf8")) as object;
+const CORE = JSON.parse(
+  fs.readFileSync(path.resolve(__dirname, "../../contexts/ngsi-ld-core-context-v1.8.jsonld"), "utf8"),
+) as object;
 
 /** A typical 10-attribute traffic entity. */
 export const SAMPLE: NgsiEntity = {
@@ -22,7 +24,12 @@ export const SAMPLE: NgsiEntity = {
   name: { type: "LanguageProperty", languageMap: { en: "Camera 1", vi: "Camera số 1" } },
   location: { type: "GeoProperty", value: { type: "Point", coordinates: [106.69, 10.79] } },
   vehicleCount: { type: "Property", value: 42, unitCode: "E50", observedAt: "2024-03-01T10:05:00Z" },
-  averageSpeed: { type: "Property", value: 37.5, unitCode: "KMH", provider: { type: "Property", value: "radar" } },
+  averageSpeed: {
+    type: "Property",
+    value: 37.5,
+    unitCode: "KMH",
+    provider: { type: "Property", value: "radar" },
+  },
   road: { type: "Relationship", object: "urn:ngsi-ld:Road:NguyenHue" },
   category: { type: "VocabProperty", vocab: "surveillance" },
   config: { type: "JsonProperty", json: { fps: 25, resolution: [1920, 1080] } },
@@ -60,14 +67,17 @@ export async function benchCodec(iterations = 20_000): Promise<CodecBench> {
     fastExpand: await time(iterations, () => entityToTriples(SAMPLE, ctx)),
     fastCompact: await time(iterations, () => triplesToEntity(nt, SAMPLE.id, ctx)),
     jsonldExpand: await time(slow, () => jsonld.expand(doc, opts)),
-    jsonldToRdf: await time(slow, () => jsonld.toRDF(doc, { ...opts, format: "application/n-quads" } as object)),
+    jsonldToRdf: await time(slow, () =>
+      jsonld.toRDF(doc, { ...opts, format: "application/n-quads" } as object),
+    ),
     jsonldCompact: await time(slow, () => compact(expanded, CORE_URL, opts)),
   };
 }
 
 if (require.main === module) {
   void benchCodec().then((r) => {
-    const row = (k: string, fast: number | string, ref: number) => `${k.padEnd(10)} ${String(fast).padStart(12)} ${ref.toFixed(1).padStart(14)}`;
+    const row = (k: string, fast: number | string, ref: number) =>
+      `${k.padEnd(10)} ${String(fast).padStart(12)} ${ref.toFixed(1).padStart(14)}`;
     console.log(`${"µs/entity".padEnd(10)} ${"fast path".padStart(12)} ${"jsonld.js".padStart(14)}`);
     console.log(row("expand", r.fastExpand.toFixed(1), r.jsonldExpand));
     console.log(row("toRDF", "(incl.)", r.jsonldToRdf));
