@@ -1,10 +1,8 @@
-import path from "node:path";
 import { rmSync } from "node:fs";
 import { benchCodec } from "./codec";
-import { cpuBetween, readCpu, type CpuUse } from "./lib/cpu-share";
-import { peakRssBytes, rssBytes, startChild, stopChild, waitFor200, freePort } from "./lib/child";
-import { batchUpsert, getEntities, getLoad, postEntities, type IdCounter } from "./lib/http-scenarios";
-import type { LoadResult } from "./lib/load";
+import { bareKoa, flags, withCpu } from "./lib/ceilings";
+import { peakRssBytes, rssBytes, stopChild } from "./lib/child";
+import { batchUpsert, getEntities, postEntities, type IdCounter } from "./lib/http-scenarios";
 import { nquadsOf, nquadsSource, rawIngest, type RawIngestResult } from "./lib/raw-ingest";
 import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer, storeStats } from "./lib/server";
@@ -20,49 +18,6 @@ const MB = 1e6;
 const GB = 1e9;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
-
-/** A note for a load with non-2xx answers or errors (these must be 0). */
-function flags(r: LoadResult & { cpu?: CpuUse }): string | undefined {
-  const notes: string[] = [];
-  const bad = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith("2") || c === "207");
-  if (bad.length > 0 || r.errors > 0) {
-    notes.push(`FLAG: ${bad.map(([c, n]) => `${n}×${c}`).join(" ")}${r.errors ? ` ${r.errors} errors` : ""}`);
-  }
-  if (r.cpu) {
-    const c = r.cpu;
-    notes.push(`cores: server ${c.serviceCores}, load gen ${c.benchCores}, other ${c.foreignCores}`);
-  }
-  return notes.length ? notes.join("; ") : undefined;
-}
-
-/**
- * Runs `f` and adds the CPU use seen meanwhile (cores busy with the bench + service, and with
- * other work on the machine).
- */
-async function withCpu<T extends object>(
-  pid: number | undefined,
-  f: () => Promise<T>,
-): Promise<T & { cpu: CpuUse }> {
-  const c0 = readCpu([pid]);
-  const r = await f();
-  return { ...r, cpu: cpuBetween(c0, readCpu([pid])) };
-}
-
-async function bareKoa(s: ReturnType<typeof readSettings>): Promise<LoadResult & { cpu: CpuUse }> {
-  const port = await freePort();
-  const child = startChild(path.join(__dirname, "bare-koa.js"), {
-    port,
-    env: { PORT: String(port), HOST: "127.0.0.1" },
-  });
-  try {
-    await waitFor200(child, "/", 10000);
-    const c0 = readCpu([child.proc.pid]);
-    const r = await getLoad(child.url, "/", s);
-    return { ...r, cpu: cpuBetween(c0, readCpu([child.proc.pid])) };
-  } finally {
-    await stopChild(child);
-  }
-}
 
 async function main(): Promise<void> {
   const s = readSettings();
