@@ -1,6 +1,6 @@
 import { type CompiledJsonLdContext } from "../../rdf/compile-context";
 import { ntIri, ntLangLiteral, ntLine, ntLiteral } from "../../rdf/ntriples/write";
-import { ENTITY_META_KEYS } from "./entity-keys";
+import { ENTITY_META_MEMBERS as ENTITY_META_KEYS } from "../model/attribute-kinds";
 import {
   GEO_AS_WKT,
   GEO_WKT_LITERAL,
