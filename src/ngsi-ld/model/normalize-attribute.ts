@@ -39,7 +39,8 @@ const GEOMETRY_TYPES = new Set([
 /** Attributes that the spec reserves as GeoProperties (ETSI GS CIM 009 §4.7.1). */
 const GEO_ATTRIBUTES = new Set(["location", "observationSpace", "operationSpace"]);
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
+/** True for a plain JSON object (not null, not an array). */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**

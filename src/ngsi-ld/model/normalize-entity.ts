@@ -1,11 +1,8 @@
 import { badRequest } from "../../errors";
 import type { Entity } from "./entity";
 import { ENTITY_META_MEMBERS } from "./attribute-kinds";
-import { normalizeAttribute } from "./normalize-attribute";
+import { isObject, normalizeAttribute } from "./normalize-attribute";
 import { isAbsoluteUri, isValidName } from "./uri";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** What an entity body must carry: an entity for create/upsert, a fragment for updates. */
 export type EntityBodyKind = "entity" | "fragment";
