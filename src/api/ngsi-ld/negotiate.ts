@@ -1,5 +1,6 @@
 import type { Context } from "koa";
 import { AppError } from "../../errors";
+import { contextLinkHeader } from "../../rdf/context-link";
 import { CORE_CONTEXT_URL, NgsiState } from "./ngsi-state";
 
 /** The response media types of the NGSI-LD face (ETSI GS CIM 009 §6.3.6). */
@@ -39,21 +40,16 @@ export function responseContext(state: NgsiState): unknown {
  * element of an array), with a context Link header for plain JSON and GeoJSON (§6.3.5, §6.3.6).
  */
 export function sendNgsi(ctx: Context, status: number, body: unknown, type: NgsiMediaType): void {
-  const state = ctx.state as NgsiState;
-  const context = responseContext(state);
+  const context = responseContext(ctx.state as NgsiState);
+  const withContext = (o: unknown): unknown =>
+    typeof o === "object" && o !== null && !Array.isArray(o) ? { ...o, "@context": context } : o;
   ctx.status = status;
-  if (type === "application/geo+json" && typeof body === "object" && body !== null && !Array.isArray(body)) {
-    ctx.body = { ...body, "@context": context };
-    const url = typeof context === "string" ? context : CORE_CONTEXT_URL;
-    ctx.append("Link", `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`);
-  } else if (type === "application/ld+json") {
-    const add = (o: unknown): unknown =>
-      typeof o === "object" && o !== null && !Array.isArray(o) ? { ...o, "@context": context } : o;
-    ctx.body = Array.isArray(body) ? body.map(add) : add(body);
+  if (type === "application/ld+json") {
+    ctx.body = Array.isArray(body) ? body.map(withContext) : withContext(body);
   } else {
-    ctx.body = body;
-    const url = typeof context === "string" ? context : CORE_CONTEXT_URL;
-    ctx.append("Link", `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`);
+    // GeoJSON carries the @context in the Feature (or FeatureCollection) as well as in the Link (§6.3.15).
+    ctx.body = type === "application/geo+json" ? withContext(body) : body;
+    ctx.append("Link", contextLinkHeader(typeof context === "string" ? context : CORE_CONTEXT_URL));
   }
   ctx.set("Content-Type", type);
 }
