@@ -10,9 +10,7 @@ import {
 import { smoothNoise } from "./prng";
 import type { Station } from "./stations";
 import { localHour, trafficDemand } from "./time-profile";
-
-const HOUR = 3_600_000;
-const round = (x: number, digits: number) => Number(x.toFixed(digits));
+import { HOUR, round } from "./numbers";
 
 /** US EPA PM2.5 AQI breakpoints (2024 revision): [C_lo, C_hi, I_lo, I_hi]. */
 const PM25_BREAKPOINTS: [number, number, number, number][] = [

@@ -5,9 +5,9 @@ import type { FeedCamera } from "./feed-camera";
 import { flowObservation } from "./flow";
 import { stationsFromCameras, type Station } from "./stations";
 import { weatherObservation } from "./weather";
+import { HOUR } from "./numbers";
 
 const MINUTE = 60_000;
-const HOUR = 3_600_000;
 
 /** Options of the live feed. */
 export interface FeedOptions {

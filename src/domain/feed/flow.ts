@@ -10,6 +10,7 @@ import {
 import type { FeedCamera } from "./feed-camera";
 import { gaussian, poisson, rngFor } from "./prng";
 import { localHour, trafficDemand } from "./time-profile";
+import { round } from "./numbers";
 
 /** Fixed traits of a camera's road, drawn once from the seed. */
 interface RoadTraits {
@@ -39,8 +40,6 @@ function congestionLevel(speedRatio: number): CongestionLevel {
   if (speedRatio > 0.35) return "high";
   return "severe";
 }
-
-const round = (x: number, digits: number) => Number(x.toFixed(digits));
 
 /** Entity id of the flow observation of a camera. */
 export function flowEntityId(cameraId: string): string {

@@ -10,10 +10,7 @@ import {
 import { smoothNoise, uniform } from "./prng";
 import type { Station } from "./stations";
 import { localHour } from "./time-profile";
-
-const HOUR = 3_600_000;
-const round = (x: number, digits: number) => Number(x.toFixed(digits));
-const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
+import { HOUR, round, clamp } from "./numbers";
 
 /** Diurnal temperature shape: +1 at 14:30 local, -1 at 02:30. */
 const diurnal = (t: number) => Math.cos((2 * Math.PI * (localHour(t) - 14.5)) / 24);
