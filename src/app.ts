@@ -9,6 +9,7 @@ import { openGraphStore } from "./store/open-store";
 import type { GraphStore } from "./store/graph-store";
 import { EntityIndex } from "./store/indexes/entity-index";
 import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
+import { GeoIndex } from "./ngsi-ld/query/geo";
 import { ContextLoader } from "./rdf/context-loader";
 import { ContextRegistry } from "./rdf/context-registry";
 import { ContextService } from "./rdf/context-service";
@@ -61,6 +62,9 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const index = new EntityIndex();
   await index.rebuild(store);
   store.onCommit((e) => index.apply(e));
+  const geo = new GeoIndex();
+  await geo.rebuild(store);
+  store.onCommit((e) => geo.apply(e));
   const cache = new GraphCache();
   store.onCommit((e) => cache.apply(e));
   const loader = new ContextLoader({
@@ -77,7 +81,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const attrIndex = new AttributeIndex((t, id) => fastEntityCodec.fromTriples(t, id, coreCtx), coreCtx);
   await attrIndex.rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id));
   store.onCommit((e) => attrIndex.apply(e));
-  const repo = new EntityRepository(store, index, fastEntityCodec, cache);
+  const repo = new EntityRepository(store, index, fastEntityCodec, cache, geo);
   const entities = new EntityService(repo);
 
   const batch = new BatchService(repo);

@@ -9,6 +9,7 @@ import type { Entity } from "../../src/ngsi-ld/model/entity";
 import { buildFilter } from "../../src/ngsi-ld/query/build-filter";
 import { queryEntities } from "../../src/ngsi-ld/query/entity-query";
 import { AttributeIndex } from "../../src/ngsi-ld/query/index/attribute-index";
+import { GeoIndex } from "../../src/ngsi-ld/query/geo";
 import { matchesFilter, type EntityFilter } from "../../src/ngsi-ld/query/query-filter";
 import { compileContext } from "../../src/rdf/compile-context";
 import type { GraphStore } from "../../src/store/graph-store";
@@ -54,6 +55,8 @@ function randomEntity(r: Rng, n: number): Entity {
     ];
   }
   if (r.chance(0.3)) e.n2 = p(r.int(10), { sub: p(r.int(3)) });
+  const point = () => ({ type: "Point", coordinates: [106.6 + r.int(100) / 1000, 10.7 + r.int(100) / 1000] });
+  if (r.chance(0.7)) e.location = { type: "GeoProperty", value: point() };
   if (r.chance(0.5)) e.scope = r.chance(0.3) ? [r.pick(SCOPES), r.pick(SCOPES)] : r.pick(SCOPES);
   return e;
 }
@@ -99,6 +102,32 @@ function randomQ(r: Rng, depth = 0): string {
   return depth > 0 || r.chance(0.3) ? `(${joined})` : joined;
 }
 
+function randomGeo(r: Rng) {
+  const x = 106.6 + r.int(100) / 1000;
+  const y = 10.7 + r.int(100) / 1000;
+  if (r.chance(0.6)) {
+    return {
+      georel: r.pick([`near;maxDistance==${1000 + r.int(4000)}`, `near;minDistance==${r.int(8000)}`]),
+      geometry: "Point",
+      coordinates: `[${x},${y}]`,
+    };
+  }
+  const d = 0.01 + r.int(50) / 1000;
+  return {
+    georel: r.pick(["within", "intersects", "disjoint"]),
+    geometry: "Polygon",
+    coordinates: JSON.stringify([
+      [
+        [x, y],
+        [x + d, y],
+        [x + d, y + d],
+        [x, y + d],
+        [x, y],
+      ],
+    ]),
+  };
+}
+
 function randomFilter(r: Rng): EntityFilter {
   const type = r.chance(0.6) ? r.pick(["A", "B", "C", "A,C", "A;B", "(A;B)|C", "Z"]) : undefined;
   return buildFilter(
@@ -108,6 +137,7 @@ function randomFilter(r: Rng): EntityFilter {
       q: r.chance(0.85) ? randomQ(r) : undefined,
       scopeQ: r.chance(0.2) ? r.pick(["/a/#", "/a/+", "/d", "/#", "/a/b;/d", "/a/c,/d"]) : undefined,
       attrs: r.chance(0.15) ? [r.pick(["s1", "st", "n1"]), r.pick(["lp", "missing"])] : undefined,
+      geo: r.chance(0.25) ? { params: randomGeo(r) } : undefined,
     },
     ctx,
   );
@@ -120,6 +150,7 @@ describe("query engine, model-based: indexed answers = a naive scan (DESIGN.md i
   let ids: EntityIndex;
   let repo: EntityRepository;
   let index: AttributeIndex;
+  let geo: GeoIndex;
   const r = new Rng(20261121);
   const live = new Set<number>();
 
@@ -160,7 +191,9 @@ describe("query engine, model-based: indexed answers = a naive scan (DESIGN.md i
     store.onCommit((e) => ids.apply(e));
     const cache = new GraphCache();
     store.onCommit((e) => cache.apply(e));
-    repo = new EntityRepository(store, ids, codec, cache);
+    geo = new GeoIndex();
+    store.onCommit((e) => geo.apply(e));
+    repo = new EntityRepository(store, ids, codec, cache, geo);
     index = new AttributeIndex((t, id) => codec.fromTriples(t, id, core), core);
     store.onCommit((e) => index.apply(e));
     const batch = Array.from({ length: 300 }, (_, n) => randomEntity(r, n));
@@ -194,6 +227,7 @@ describe("query engine, model-based: indexed answers = a naive scan (DESIGN.md i
   it("gives the same answers after the indexes are rebuilt from the graph", async () => {
     const rebuilt = new AttributeIndex((t, id) => codec.fromTriples(t, id, core), core);
     await rebuilt.rebuild(store, (t) => [...ids.entries(t)].map(([id]) => id));
+    await geo.rebuild(store);
     await compare(rebuilt, 150);
     const fresh = new EntityIndex();
     await fresh.rebuild(store);

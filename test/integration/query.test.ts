@@ -13,6 +13,7 @@ const building = (n: number, extra: Json = {}): Json => ({
   locatedIn: { type: "Relationship", object: `urn:ngsi-ld:City:c${n % 2}` },
   address: { type: "Property", value: { city: n < 4 ? "Pisa" : "Paris" } },
   scope: n < 3 ? "/Madrid/Gardens" : "/CompanyA/UnitC",
+  location: { type: "GeoProperty", value: { type: "Point", coordinates: [106.7 + n / 100, 10.78] } },
   ...extra,
 });
 
@@ -107,6 +108,22 @@ describe("NGSI-LD query entities over HTTP (ETSI GS CIM 009 v1.8 §5.7.2, §6.23
     expect(ids((await get("type=Building&q=floors<2")).body)).to.deep.equal(["q7"]);
     await http(app.url, "DELETE", `/ngsi-ld/v1/entities/${id}`, undefined, link);
     expect(ids((await get("type=Building&q=floors<2")).body)).to.deep.equal([]);
+  });
+
+  it("combines geo-queries with q (GET parameters and POST geoQ)", async () => {
+    // one hundredth of a degree of longitude at 10.78 N is about 1.09 km
+    const near = "georel=near;maxDistance==2500&geometry=Point&coordinates=[106.73,10.78]";
+    expect(ids((await get(`type=Building&${near}`)).body)).to.deep.equal(["q1", "q2", "q3", "q4", "q5"]);
+    expect(ids((await get(`type=Building&${near}&q=floors>6`)).body)).to.deep.equal(["q4", "q5"]);
+    const body = {
+      type: "Query",
+      entities: [{ type: "Building" }],
+      geoQ: { georel: "near;minDistance==2500", geometry: "Point", coordinates: [106.73, 10.78] },
+      q: "almostFull==true",
+    };
+    const r = await http(app.url, "POST", "/ngsi-ld/v1/entityOperations/query", body, link);
+    expect(ids(r.body)).to.deep.equal(["q6"]);
+    expect((await get("type=Building&georel=near&geometry=Point&coordinates=[1,2]")).status).to.equal(400);
   });
 
   it("answers POST /entityOperations/query with selectors, q and count", async () => {

@@ -3,19 +3,17 @@ import { badRequest } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { isObject } from "../../ngsi-ld/model/normalize-attribute";
 import { buildFilter, SelectorInput } from "../../ngsi-ld/query/build-filter";
+import type { GeoQueryParams } from "../../ngsi-ld/query/geo";
 import { refuseUnsupported } from "../../ngsi-ld/query/entity-query";
 import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
 import { listParam, param } from "./query-params";
 
-/** Geo-query parameters, refused until the geo-query module is wired in. */
-const GEO = ["georel", "geometry", "coordinates"];
-
 /**
  * The filter of GET /entities (ETSI GS CIM 009 v1.8 §6.4.3.2): `type`, `id`, `idPattern`, `attrs`,
- * `q`, `scopeQ`. A query needs at least one of them (or a geo-query, or `local=true`): 400 otherwise.
+ * `q`, `scopeQ`, geo-queries. A query needs at least one of them (or a geo-query, or `local=true`): 400 otherwise.
  */
 export function filterFromParams(ctx: Context, ldc: CompiledContext): EntityFilter {
-  for (const p of [...GEO, "csf"]) if (param(ctx, p) !== undefined) refuseUnsupported(p);
+  if (param(ctx, "csf") !== undefined) refuseUnsupported("csf");
   const type = param(ctx, "type");
   const ids = listParam(ctx, "id");
   const idPattern = param(ctx, "idPattern");
@@ -23,14 +21,35 @@ export function filterFromParams(ctx: Context, ldc: CompiledContext): EntityFilt
   const q = param(ctx, "q");
   const scopeQ = param(ctx, "scopeQ");
   const local = param(ctx, "local") === "true";
-  if (type === undefined && !ids && idPattern === undefined && !attrs && q === undefined && !local) {
+  const geo = {
+    georel: param(ctx, "georel"),
+    geometry: param(ctx, "geometry"),
+    coordinates: param(ctx, "coordinates"),
+    geoproperty: param(ctx, "geoproperty"),
+  };
+  const hasGeo = geo.georel !== undefined || geo.geometry !== undefined || geo.coordinates !== undefined;
+  if (
+    type === undefined &&
+    !ids &&
+    idPattern === undefined &&
+    !attrs &&
+    q === undefined &&
+    !hasGeo &&
+    !local
+  ) {
     throw badRequest(
       "A query needs at least one of type, id, idPattern, attrs, q, a geo-query or local=true",
     );
   }
   const hasSelector = type !== undefined || ids || idPattern !== undefined;
   return buildFilter(
-    { selectors: hasSelector ? [{ type, ids, idPattern }] : undefined, attrs, q, scopeQ },
+    {
+      selectors: hasSelector ? [{ type, ids, idPattern }] : undefined,
+      attrs,
+      q,
+      scopeQ,
+      geo: { params: geo },
+    },
     ldc,
   );
 }
@@ -63,7 +82,7 @@ function selectorOf(raw: unknown): SelectorInput {
 
 /**
  * The filter of POST /entityOperations/query (ETSI GS CIM 009 v1.8 §6.23, Query data type §5.2.23):
- * `type` must be "Query"; `entities` (EntitySelectors), `attrs`, `q`, `scopeQ`, `lang`.
+ * `type` must be "Query"; `entities` (EntitySelectors), `attrs`, `q`, `geoQ`, `scopeQ`, `lang`.
  */
 export function entityQueryFromBody(
   body: unknown,
@@ -71,7 +90,8 @@ export function entityQueryFromBody(
 ): { filter: EntityFilter; lang?: string } {
   if (!isObject(body)) throw badRequest("The body of a query must be a Query object");
   if (body.type !== "Query") throw badRequest('A Query body needs "type": "Query"', { member: "type" });
-  if (body.geoQ !== undefined) refuseUnsupported("geoQ");
+  if (body.geoQ !== undefined && !isObject(body.geoQ))
+    throw badRequest("geoQ must be an object", { member: "geoQ" });
   if (body.csf !== undefined) refuseUnsupported("csf");
   const entities = body.entities;
   if (entities !== undefined && (!Array.isArray(entities) || entities.length === 0)) {
@@ -79,11 +99,17 @@ export function entityQueryFromBody(
   }
   const attrs = strings(body.attrs, "attrs");
   const q = str(body.q, "q");
-  if (!entities && !attrs && q === undefined) {
+  if (!entities && !attrs && q === undefined && body.geoQ === undefined) {
     throw badRequest("A Query needs at least one of entities, attrs, q or geoQ");
   }
   const filter = buildFilter(
-    { selectors: entities?.map(selectorOf), attrs, q, scopeQ: str(body.scopeQ, "scopeQ") },
+    {
+      selectors: entities?.map(selectorOf),
+      attrs,
+      q,
+      scopeQ: str(body.scopeQ, "scopeQ"),
+      geo: body.geoQ === undefined ? undefined : { params: body.geoQ as GeoQueryParams, in: "geoQ" },
+    },
     ldc,
   );
   return { filter, lang: str(body.lang, "lang") };

@@ -3,6 +3,7 @@ import type { CompiledContext } from "../../rdf/compiled-context";
 import { canonicalName } from "../model/canonical-names";
 import { isAbsoluteUri } from "../model/uri";
 import { compileIdPattern } from "./entity-query";
+import { parseGeoQuery, type GeoQueryParams } from "./geo";
 import { parseQ } from "./q/q-parser";
 import { resolveQ } from "./q/q-evaluate";
 import type { EntityFilter, EntitySelector } from "./query-filter";
@@ -22,11 +23,14 @@ export interface FilterInput {
   attrs?: string[];
   q?: string;
   scopeQ?: string;
+  /** Geo-query members (GET parameters, or POST's geoQ with `in: "geoQ"`). */
+  geo?: { params: GeoQueryParams; in?: string };
 }
 
 /**
  * Parses and resolves the filter of an entity query (ETSI GS CIM 009 v1.8 §5.7.2) with the request's
- * @context: type expressions (§4.17), id lists (URIs), idPattern, `attrs`, `q` (§4.9), `scopeQ` (§4.19).
+ * @context: type expressions (§4.17), id lists (URIs), idPattern, `attrs`, `q` (§4.9), `scopeQ` (§4.19),
+ * geo-queries (§4.10).
  * Malformed input is a 400 BadRequestData; unknown names are not an error (they match nothing).
  */
 export function buildFilter(input: FilterInput, ctx: CompiledContext): EntityFilter {
@@ -40,6 +44,7 @@ export function buildFilter(input: FilterInput, ctx: CompiledContext): EntityFil
   }
   if (input.q !== undefined) f.q = resolveQ(parseQ(input.q), ctx);
   if (input.scopeQ !== undefined) f.scopeQ = parseScopeQuery(input.scopeQ);
+  if (input.geo) f.geo = parseGeoQuery(input.geo.params, ctx, { in: input.geo.in });
   return f;
 }
 

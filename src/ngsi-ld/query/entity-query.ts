@@ -58,7 +58,8 @@ export async function queryEntities(
   const need = query.count ? Infinity : end + 1;
   const matched: string[] = [];
   const read = new Map<string, Entity>();
-  const it = candidates(t, query)[Symbol.iterator]();
+  const geoIds = query.geo ? new Set(repo.geo.matches(tenant, query.geo)) : undefined;
+  const it = candidates(t, query, geoIds)[Symbol.iterator]();
   let exhausted = false;
   let awaited = false;
   while (!exhausted && matched.length < need) {
@@ -70,7 +71,7 @@ export async function queryEntities(
         exhausted = true;
         break;
       }
-      const r = indexedMatch(query, t, n.value);
+      const r = indexedMatch(query, t, n.value, geoIds);
       if (r === FALSE) continue;
       batch.push([n.value, r]);
       if (r === MAYBE) maybes++;
@@ -118,7 +119,7 @@ async function page(
 function typeOnly(q: EntityQuery): string | undefined {
   const s = q.selectors;
   if (!s || s.length !== 1 || s[0].ids || s[0].idPattern || s[0].types?.kind !== "leaf") return undefined;
-  if (q.attrs || q.q || q.scopeQ || q.extra) return undefined;
+  if (q.attrs || q.q || q.scopeQ || q.geo) return undefined;
   return s[0].types.leaf;
 }
 

@@ -51,10 +51,16 @@ function ofSelectors(t: TenantAttributeIndex, f: EntityFilter): Source | undefin
 /**
  * The ids to check for a query (DESIGN.md "Indexes beside the store"): the smallest of the sets that
  * hold every match (the entities of the selected types or ids, the entities having an attribute that
- * every match needs, the entities having one of `attrs`), else every entity of the tenant.
+ * every match needs, the entities having one of `attrs`, the geo index's answer), else every entity of
+ * the tenant.
  */
-export function candidates(t: TenantAttributeIndex, f: EntityFilter): Iterable<string> {
+export function candidates(
+  t: TenantAttributeIndex,
+  f: EntityFilter,
+  geoIds?: ReadonlySet<string>,
+): Iterable<string> {
   const sources: Source[] = [];
+  if (geoIds) sources.push({ size: geoIds.size, ids: () => geoIds });
   const sel = ofSelectors(t, f);
   if (sel) sources.push(sel);
   for (const iri of requiredAttributes(f)) {

@@ -1,5 +1,6 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
-import { Entity, typesOf } from "../model/entity";
+import { Entity, instancesOf, typesOf } from "../model/entity";
+import { matchesGeoQuery, type GeoQuery } from "./geo";
 import { evaluate3, FALSE, MAYBE, requiredLeaves, Tri, TRUE } from "./expression";
 import type { TenantAttributeIndex } from "./index/attribute-index";
 import type { ResolvedQ, ResolvedTerm } from "./q/q-ast";
@@ -23,8 +24,8 @@ export interface EntityFilter {
   attrs?: { names: string[]; iris: string[] };
   q?: ResolvedQ;
   scopeQ?: ScopeQuery;
-  /** Extra exact check (geo-queries) and its index answer, if any. */
-  extra?: { exact(e: Entity): boolean; indexed(id: string): Tri };
+  /** A geo-query (§4.10). */
+  geo?: GeoQuery;
 }
 
 function selectorMatches(s: EntitySelector, id: string, types: readonly string[]): boolean {
@@ -43,25 +44,29 @@ export function matchesFilter(f: EntityFilter, e: Entity, ctx: CompiledContext):
   if (f.attrs && !f.attrs.names.some((n) => n in e)) return false;
   if (f.scopeQ && !matchesScopeQuery(f.scopeQ, scopesOf(e.scope))) return false;
   if (f.q && !matchesQ(e, f.q)) return false;
-  return !f.extra || f.extra.exact(e);
+  if (!f.geo) return true;
+  const g = f.geo;
+  return instancesOf(e, g.geoproperty).some((i) => i.type === "GeoProperty" && matchesGeoQuery(i.value, g));
 }
 
 /**
- * The index's answer for entity `id` (§4.9 semantics on the indexed values): FALSE when it surely does
- * not match, TRUE when it surely does, MAYBE when only the entity itself can tell.
+ * The index's answer for entity `id` (§4.9 semantics on the indexed values; `geoIds` = the geo index's
+ * exact answer to `f.geo`): FALSE when it surely does not match, TRUE when it surely does, MAYBE when
+ * only the entity itself can tell.
  */
-export function indexedMatch(f: EntityFilter, t: TenantAttributeIndex, id: string): Tri {
+export function indexedMatch(
+  f: EntityFilter,
+  t: TenantAttributeIndex,
+  id: string,
+  geoIds?: ReadonlySet<string>,
+): Tri {
   const entry = t.entities.get(id);
   if (!entry) return FALSE;
   if (f.selectors && !f.selectors.some((s) => selectorMatches(s, id, entry.types))) return FALSE;
   if (f.attrs && !f.attrs.iris.some((a) => t.attrs.get(a)?.has(id))) return FALSE;
   if (f.scopeQ && !matchesScopeQuery(f.scopeQ, entry.scopes)) return FALSE;
-  let r: Tri = f.q ? evaluate3(f.q, (term) => indexedTerm(t, id, term)) : TRUE;
-  if (r !== FALSE && f.extra) {
-    const g = f.extra.indexed(id);
-    r = g < r ? g : r;
-  }
-  return r;
+  if (geoIds && !geoIds.has(id)) return FALSE;
+  return f.q ? evaluate3(f.q, (term) => indexedTerm(t, id, term)) : TRUE;
 }
 
 function indexedTerm(t: TenantAttributeIndex, id: string, term: ResolvedTerm): Tri {
