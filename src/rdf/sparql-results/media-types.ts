@@ -57,7 +57,7 @@ function parseAccept(header: string): AcceptItem[] {
 
 function matches(range: string, f: ResultFormat): boolean {
   if (range === "*/*") return true;
-  if (range.endsWith("/*")) return f.accepts.some((m) => m.startsWith(range.slice(0, -1)));
+  if (range.endsWith("/*")) return f.mediaType.startsWith(range.slice(0, -1)); // by the canonical type only
   return f.accepts.includes(range);
 }
 
