@@ -8,6 +8,7 @@ import type { Logger } from "./log/logger";
 import { openGraphStore } from "./store/open-store";
 import type { GraphStore } from "./store/graph-store";
 import { EntityIndex } from "./store/indexes/entity-index";
+import { GeoIndex } from "./ngsi-ld/query/geo";
 import { ContextLoader } from "./rdf/context-loader";
 import { ContextRegistry } from "./rdf/context-registry";
 import { ContextService } from "./rdf/context-service";
@@ -67,6 +68,9 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const index = new EntityIndex();
   await index.rebuild(store);
   store.onCommit((e) => index.apply(e));
+  const geo = new GeoIndex();
+  await geo.rebuild(store);
+  store.onCommit((e) => geo.apply(e));
   const cache = new GraphCache();
   store.onCommit((e) => cache.apply(e));
   const loader = new ContextLoader({
@@ -79,7 +83,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registry.onChange(() => contexts.clear());
   await registry.init();
   await contexts.init();
-  const repo = new EntityRepository(store, index, fastEntityCodec, cache);
+  const repo = new EntityRepository(store, index, fastEntityCodec, cache, geo);
   const entities = new EntityService(repo);
 
   const batch = new BatchService(repo);

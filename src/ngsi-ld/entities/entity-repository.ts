@@ -3,6 +3,7 @@ import type { GraphStore, GraphWrite } from "../../store/graph-store";
 import type { EntityIndex } from "../../store/indexes/entity-index";
 import type { GraphCache } from "../../store/indexes/graph-cache";
 import type { Entity } from "../model/entity";
+import type { GeoIndex } from "../query/geo";
 import type { EntityCodec } from "./entity-codec";
 import { KeyedLock } from "./keyed-lock";
 
@@ -29,6 +30,8 @@ export class EntityRepository {
     readonly index: EntityIndex,
     private readonly codec: EntityCodec,
     private readonly cache: GraphCache,
+    /** The geo index of the same store (geo-queries, ETSI GS CIM 009 v1.8 §4.10), fed by the change feed. */
+    readonly geo: GeoIndex,
   ) {}
 
   /** True if the entity exists (index lookup, no store round trip). */
