@@ -8,6 +8,7 @@ import type { Logger } from "./log/logger";
 import { openGraphStore } from "./store/open-store";
 import type { GraphStore } from "./store/graph-store";
 import { EntityIndex } from "./store/indexes/entity-index";
+import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "./ngsi-ld/query/geo";
 import { DiscoveryIndex } from "./ngsi-ld/discovery/discovery-index";
 import { ContextLoader } from "./rdf/context-loader";
@@ -80,6 +81,10 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registry.onChange(() => contexts.clear());
   await registry.init();
   await contexts.init();
+  const coreCtx = await contexts.compiled(undefined);
+  const attrIndex = new AttributeIndex((t, id) => fastEntityCodec.fromTriples(t, id, coreCtx), coreCtx);
+  await attrIndex.rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id));
+  store.onCommit((e) => attrIndex.apply(e));
   const repo = new EntityRepository(store, index, fastEntityCodec, cache, geo);
   const entities = new EntityService(repo);
 
@@ -97,7 +102,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo));
   registerBatchRoutes(ngsi, batch, entities, contexts);
-  registerQueryRoutes(ngsi, repo, config.maxLimit);
+  registerQueryRoutes(ngsi, repo, attrIndex, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);
   registerDiscoveryRoutes(ngsi, discovery);
   for (const r of [root, ngsi]) {
