@@ -10,6 +10,7 @@ import type { GraphStore } from "./store/graph-store";
 import { EntityIndex } from "./store/indexes/entity-index";
 import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "./ngsi-ld/query/geo";
+import { DiscoveryIndex } from "./ngsi-ld/discovery/discovery-index";
 import { ContextLoader } from "./rdf/context-loader";
 import { ContextRegistry } from "./rdf/context-registry";
 import { ContextService } from "./rdf/context-service";
@@ -34,6 +35,7 @@ import { registerEntityRoutes } from "./api/ngsi-ld/entities-routes";
 import { registerBatchRoutes } from "./api/ngsi-ld/batch-routes";
 import { registerQueryRoutes } from "./api/ngsi-ld/query-routes";
 import { registerJsonLdContextRoutes } from "./api/ngsi-ld/jsonld-contexts-routes";
+import { registerDiscoveryRoutes } from "./api/ngsi-ld/discovery-routes";
 
 /** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
 const fastEntityCodec: EntityCodec = {
@@ -72,6 +74,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const geo = new GeoIndex();
   await geo.rebuild(store);
   store.onCommit((e) => geo.apply(e));
+  const discovery = new DiscoveryIndex(store, index);
+  store.onCommit((e) => discovery.apply(e));
   const cache = new GraphCache();
   store.onCommit((e) => cache.apply(e));
   const loader = new ContextLoader({
@@ -113,6 +117,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registerBatchRoutes(ngsi, batch, entities, contexts);
   registerQueryRoutes(ngsi, repo, attrIndex, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);
+  registerDiscoveryRoutes(ngsi, discovery);
   for (const r of [root, ngsi]) {
     app.use(r.routes());
     app.use(
