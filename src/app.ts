@@ -10,6 +10,7 @@ import type { GraphStore } from "./store/graph-store";
 import { EntityIndex } from "./store/indexes/entity-index";
 import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "./ngsi-ld/query/geo";
+import { DiscoveryIndex } from "./ngsi-ld/discovery/discovery-index";
 import { ContextLoader } from "./rdf/context-loader";
 import { ContextRegistry } from "./rdf/context-registry";
 import { ContextService } from "./rdf/context-service";
@@ -22,18 +23,26 @@ import { EntityRepository } from "./ngsi-ld/entities/entity-repository";
 import { EntityService } from "./ngsi-ld/entities/entity-service";
 import { AttributeService } from "./ngsi-ld/entities/attribute-service";
 import { BatchService } from "./ngsi-ld/entities/batch-service";
-import { seedIfEmpty, startFeed } from "./domain/ingest/start-data";
+import { seedIfEmpty } from "./domain/ingest/start-data";
+import { startFeed } from "./domain/ingest/http-feeder";
+import { TRAFFIC_SHORTCUT_ALIASES } from "./domain/seed/ngsi-ld-doc";
 import { errorMiddleware } from "./api/http/error-middleware";
 import { registerHealthRoutes } from "./api/http/health-routes";
+import { registerSparqlRoutes } from "./api/sparql/sparql-routes";
+import { SparqlReplica } from "./store/replica/sparql-replica";
 import { ngsiRequest } from "./api/ngsi-ld/ngsi-request";
 import { registerEntityRoutes } from "./api/ngsi-ld/entities-routes";
 import { registerBatchRoutes } from "./api/ngsi-ld/batch-routes";
 import { registerQueryRoutes } from "./api/ngsi-ld/query-routes";
 import { registerJsonLdContextRoutes } from "./api/ngsi-ld/jsonld-contexts-routes";
+import { registerDiscoveryRoutes } from "./api/ngsi-ld/discovery-routes";
 
 /** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
 const fastEntityCodec: EntityCodec = {
-  toTriples: (e, ctx) => entityToTriples(e as Parameters<typeof entityToTriples>[0], ctx),
+  toTriples: (e, ctx) =>
+    entityToTriples(e as Parameters<typeof entityToTriples>[0], ctx, {
+      shortcutAliases: TRAFFIC_SHORTCUT_ALIASES,
+    }),
   fromTriples: (t, id, ctx) => triplesToEntity(t, id, ctx) as Entity,
 };
 
@@ -65,6 +74,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const geo = new GeoIndex();
   await geo.rebuild(store);
   store.onCommit((e) => geo.apply(e));
+  const discovery = new DiscoveryIndex(store, index);
+  store.onCommit((e) => discovery.apply(e));
   const cache = new GraphCache();
   store.onCommit((e) => cache.apply(e));
   const loader = new ContextLoader({
@@ -87,19 +98,26 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const batch = new BatchService(repo);
   const compile = (v: unknown) => contexts.compiled(v);
   if (config.seed) await seedIfEmpty(batch, compile, index.tenantNames().length === 0, log);
-  const stopFeed = config.feed ? startFeed(batch, compile, log) : () => undefined;
 
   const app = new Koa();
   app.proxy = false;
   app.use(errorMiddleware(log));
   const root = new Router();
   registerHealthRoutes(root, store, {});
+  const sparql = new SparqlReplica({
+    dataDir: config.dataDir,
+    store,
+    timeoutMs: config.sparqlTimeoutMs,
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo));
   registerBatchRoutes(ngsi, batch, entities, contexts);
   registerQueryRoutes(ngsi, repo, attrIndex, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);
+  registerDiscoveryRoutes(ngsi, discovery);
   for (const r of [root, ngsi]) {
     app.use(r.routes());
     app.use(
@@ -123,6 +141,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   log.info("citygraph listening", { url, entities: index.size(""), startupMs: Date.now() - started });
+  const stopFeed = config.feed ? startFeed({ baseUrl: url, log }) : () => undefined;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -132,6 +151,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await sparql.close();
       await store.close();
       log.info("citygraph stopped");
     })());

@@ -68,7 +68,7 @@ export class EntityIndex {
 }
 
 /** The rdf:type objects of subject `id` in N-Triples text (lines `<id> rdf:type <T> .`). */
-function typesInTriples(id: string, triples: string): string[] {
+export function typesInTriples(id: string, triples: string): string[] {
   const prefix = `<${id}> ${RDF_TYPE} <`;
   const out: string[] = [];
   let at = triples.indexOf(prefix);

@@ -30,14 +30,7 @@ export interface ParseGeoQueryOptions {
 }
 
 const GEOREL_NAMES = new Set(["near", "within", "contains", "intersects", "disjoint", "equals", "overlaps"]);
-const GEOMETRY_TYPES = new Set<string>([
-  "Point",
-  "MultiPoint",
-  "LineString",
-  "MultiLineString",
-  "Polygon",
-  "MultiPolygon",
-]);
+
 /** Nesting depth of the coordinates array of each geometry type (RFC 7946 §3.1.2 to §3.1.7). */
 const DEPTH: Record<GeometryType, number> = {
   Point: 1,
@@ -47,6 +40,7 @@ const DEPTH: Record<GeometryType, number> = {
   Polygon: 3,
   MultiPolygon: 4,
 };
+const GEOMETRY_TYPES: ReadonlySet<string> = new Set(Object.keys(DEPTH));
 const NUMBER = /^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
