@@ -23,9 +23,13 @@ import { EntityRepository } from "./ngsi-ld/entities/entity-repository";
 import { EntityService } from "./ngsi-ld/entities/entity-service";
 import { AttributeService } from "./ngsi-ld/entities/attribute-service";
 import { BatchService } from "./ngsi-ld/entities/batch-service";
-import { seedIfEmpty, startFeed } from "./domain/ingest/start-data";
+import { seedIfEmpty } from "./domain/ingest/start-data";
+import { startFeed } from "./domain/ingest/http-feeder";
+import { TRAFFIC_SHORTCUT_ALIASES } from "./domain/seed/ngsi-ld-doc";
 import { errorMiddleware } from "./api/http/error-middleware";
 import { registerHealthRoutes } from "./api/http/health-routes";
+import { registerSparqlRoutes } from "./api/sparql/sparql-routes";
+import { SparqlReplica } from "./store/replica/sparql-replica";
 import { ngsiRequest } from "./api/ngsi-ld/ngsi-request";
 import { registerEntityRoutes } from "./api/ngsi-ld/entities-routes";
 import { registerBatchRoutes } from "./api/ngsi-ld/batch-routes";
@@ -35,7 +39,10 @@ import { registerDiscoveryRoutes } from "./api/ngsi-ld/discovery-routes";
 
 /** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
 const fastEntityCodec: EntityCodec = {
-  toTriples: (e, ctx) => entityToTriples(e as Parameters<typeof entityToTriples>[0], ctx),
+  toTriples: (e, ctx) =>
+    entityToTriples(e as Parameters<typeof entityToTriples>[0], ctx, {
+      shortcutAliases: TRAFFIC_SHORTCUT_ALIASES,
+    }),
   fromTriples: (t, id, ctx) => triplesToEntity(t, id, ctx) as Entity,
 };
 
@@ -91,13 +98,19 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const batch = new BatchService(repo);
   const compile = (v: unknown) => contexts.compiled(v);
   if (config.seed) await seedIfEmpty(batch, compile, index.tenantNames().length === 0, log);
-  const stopFeed = config.feed ? startFeed(batch, compile, log) : () => undefined;
 
   const app = new Koa();
   app.proxy = false;
   app.use(errorMiddleware(log));
   const root = new Router();
   registerHealthRoutes(root, store, {});
+  const sparql = new SparqlReplica({
+    dataDir: config.dataDir,
+    store,
+    timeoutMs: config.sparqlTimeoutMs,
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo));
@@ -128,6 +141,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   log.info("citygraph listening", { url, entities: index.size(""), startupMs: Date.now() - started });
+  const stopFeed = config.feed ? startFeed({ baseUrl: url, log }) : () => undefined;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -137,6 +151,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await sparql.close();
       await store.close();
       log.info("citygraph stopped");
     })());

@@ -33,6 +33,10 @@ export interface Config {
   feed: boolean;
   /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
   maxLimit: number;
+  /** A /sparql query running longer is stopped, ms. Env `SPARQL_TIMEOUT` (`10s`, `500ms`, `2m`), default 10 s. */
+  sparqlTimeoutMs: number;
+  /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
+  sparqlMaxRows: number;
 }
 
 /** Thrown for a bad environment value; main() prints its message and exits 1. */
@@ -45,6 +49,27 @@ function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, 
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration such as `10s`, `500ms`, `2m`, `1h`, `30d`; a bare number is seconds. Returns ms. */
+function durationVar(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  defMs: number,
+  minMs: number,
+  maxMs: number,
+): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return defMs;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw);
+  if (!m) throw new ConfigError(`${name} must be a duration such as 10s, 500ms, 2m or 1h, got "${raw}"`);
+  const ms = Number(m[1]) * DURATION_UNITS_MS[m[2] ?? "s"];
+  if (ms < minMs || ms > maxMs) {
+    throw new ConfigError(`${name} must be between ${minMs} ms and ${maxMs} ms, got ${ms} ms ("${raw}")`);
+  }
+  return Math.round(ms);
 }
 
 function switchVar(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
@@ -90,5 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: switchVar(env, "SEED", true),
     feed: switchVar(env, "FEED", true),
     maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
+    sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
+    sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
   };
 }

@@ -9,6 +9,12 @@
 /** Name of the default tenant (no `NGSILD-Tenant` header). */
 export const DEFAULT_TENANT = "";
 
+/**
+ * Named graphs whose IRI starts with this hold the broker's own state (subscriptions, registries):
+ * they are journaled like entities but never visible to SPARQL (issue 6: "nothing else is visible").
+ */
+export const INTERNAL_GRAPH_PREFIX = "urn:citygraph:internal:";
+
 /** One change to one named graph of a tenant. */
 export interface GraphWrite {
   /** IRI of the named graph (for entities: the entity id). */

@@ -17,6 +17,12 @@ import type { JsonValue, NgsiEntity } from "./types";
 export interface ToTriplesOptions {
   /** Include the shortcut triples (default true). False gives only the normative NGSI-LD RDF. */
   shortcuts?: boolean;
+  /**
+   * Predicates to write a shortcut triple under instead of the attribute's own IRI (attribute IRI ->
+   * shortcut predicate IRI). A deployment vocabulary uses it for core terms it cannot redefine: the
+   * traffic ontology reads `ngsi-ld:status` as `traffic:status` (DESIGN.md "Values are also plain triples").
+   */
+  shortcutAliases?: Readonly<Record<string, string>>;
 }
 
 function compiled(ctx: CompiledContext): CompiledJsonLdContext {
@@ -38,7 +44,8 @@ export function entityToTriples(
   const w = new TripleWriter(c);
   const subject = w.node(entity as unknown as { [k: string]: JsonValue });
   if (opts.shortcuts === false) return w.text;
-  return w.text + shortcutTriples(entity, subject.startsWith("<") ? subject : ntIri(entity.id), c);
+  const subj = subject.startsWith("<") ? subject : ntIri(entity.id);
+  return w.text + shortcutTriples(entity, subj, c, opts.shortcutAliases);
 }
 
 /**

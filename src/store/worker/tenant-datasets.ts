@@ -47,6 +47,11 @@ export class TenantDatasets {
     return [...this.counts.entries()].filter(([, m]) => m.size > 0).map(([t]) => t);
   }
 
+  /** The Oxigraph store of `tenant`, if it ever held a graph (for read-only queries: the SPARQL replica). */
+  storeFor(tenant: string): oxigraph.Store | undefined {
+    return this.stores.get(tenant);
+  }
+
   /** The graph names of `tenant` (a copy, safe to iterate while writes go on). */
   graphs(tenant: string): string[] {
     return [...(this.counts.get(tenant)?.keys() ?? [])];
