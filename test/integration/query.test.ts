@@ -62,7 +62,7 @@ describe("NGSI-LD query entities over HTTP (ETSI GS CIM 009 v1.8 §5.7.2, §6.23
     ]);
     expect(ids((await get("idPattern=.*:q[15]$")).body)).to.deep.equal(["q1", "q5"]);
     expect(
-      ids((await get("id=urn:ngsi-ld:Building:q2,urn:ngsi-ld:Building:q9&q=floors>1")).body),
+      ids((await get("id=urn:ngsi-ld:Building:q2,urn:ngsi-ld:Building:q9&type=Building&q=floors>1")).body),
     ).to.deep.equal(["q2"]);
   });
 
@@ -85,13 +85,15 @@ describe("NGSI-LD query entities over HTTP (ETSI GS CIM 009 v1.8 §5.7.2, §6.23
   });
 
   it("renders keyValues, attrs, pick and GeoJSON answers", async () => {
-    const kv = await get("id=urn:ngsi-ld:Building:q2&options=keyValues&attrs=floors");
+    const kv = await get("id=urn:ngsi-ld:Building:q2&type=Building&options=keyValues&attrs=floors");
     expect(kv.body).to.deep.equal([
       { id: "urn:ngsi-ld:Building:q2", type: "Building", scope: "/Madrid/Gardens", floors: 4 },
     ]);
-    const pick = await get("id=urn:ngsi-ld:Building:q2&format=simplified&pick=id,name");
+    const pick = await get("id=urn:ngsi-ld:Building:q2&type=Building&format=simplified&pick=id,name");
     expect(pick.body).to.deep.equal([{ id: "urn:ngsi-ld:Building:q2", name: "Tower 2" }]);
-    const geo = await get("id=urn:ngsi-ld:Building:q2&pick=id,name", { Accept: "application/geo+json" });
+    const geo = await get("id=urn:ngsi-ld:Building:q2&type=Building&pick=id,name", {
+      Accept: "application/geo+json",
+    });
     expect((geo.body as Json).type).to.equal("FeatureCollection");
     expect(((geo.body as Json).features as Json[])[0].id).to.equal("urn:ngsi-ld:Building:q2");
   });
@@ -124,6 +126,40 @@ describe("NGSI-LD query entities over HTTP (ETSI GS CIM 009 v1.8 §5.7.2, §6.23
     const r = await http(app.url, "POST", "/ngsi-ld/v1/entityOperations/query", body, link);
     expect(ids(r.body)).to.deep.equal(["q6"]);
     expect((await get("type=Building&georel=near&geometry=Point&coordinates=[1,2]")).status).to.equal(400);
+  });
+
+  it("joins linked entities (inline, flat, nested pick) and filters instances by datasetId", async () => {
+    const city = { id: "urn:ngsi-ld:City:j1", type: "City", name: { type: "Property", value: "Pisa" } };
+    const house = {
+      id: "urn:ngsi-ld:House:j1",
+      type: "House",
+      locatedIn: { type: "Relationship", object: city.id },
+      label: [
+        { type: "Property", value: "Torre", datasetId: "urn:ngsi-ld:Dataset:it" },
+        { type: "Property", value: "Tower" },
+      ],
+    };
+    await http(app.url, "POST", "/ngsi-ld/v1/entityOperations/create", [city, house], link);
+    const inline = await get("type=House&join=inline&options=keyValues&pick=id,locatedIn{name}");
+    expect(inline.body).to.deep.equal([{ id: house.id, locatedIn: { name: "Pisa" } }]);
+    const flat = await get("type=House&join=flat&options=keyValues&omit=label");
+    expect(flat.body).to.deep.equal([
+      { id: house.id, type: "House", locatedIn: city.id },
+      { id: city.id, type: "City", name: "Pisa" },
+    ]);
+    const notFollowed = await get("type=House&join=flat&pick=id");
+    expect(notFollowed.body).to.deep.equal([{ id: house.id }]);
+    const ds = await get("type=House&attrs=label&datasetId=@none&options=keyValues");
+    expect(ds.body).to.deep.equal([{ id: house.id, type: "House", label: "Tower" }]);
+    const body = { type: "Query", entities: [{ type: "House" }], join: "inline", joinLevel: 1 };
+    const post = await http(
+      app.url,
+      "POST",
+      "/ngsi-ld/v1/entityOperations/query?options=keyValues&pick=locatedIn",
+      body,
+      link,
+    );
+    expect(post.body).to.deep.equal([{ locatedIn: { id: city.id, type: "City", name: "Pisa" } }]);
   });
 
   it("answers POST /entityOperations/query with selectors, q and count", async () => {
@@ -162,6 +198,8 @@ describe("NGSI-LD query entities over HTTP (ETSI GS CIM 009 v1.8 §5.7.2, §6.23
       expect((r.body as Json).detail).to.contain(`position ${pos}`);
     }
     expect((await get("limit=5")).status).to.equal(400);
-    expect((await get("local=true&count=true&limit=0")).headers.get("ngsild-results-count")).to.equal("6");
+    expect((await get("id=urn:ngsi-ld:Building:q1")).status).to.equal(400);
+    expect((await get("attrs=id,type")).status).to.equal(400);
+    expect((await get("local=true&count=true&limit=0")).headers.get("ngsild-results-count")).to.equal("8");
   });
 });

@@ -10,7 +10,8 @@ import { listParam, param } from "./query-params";
 
 /**
  * The filter of GET /entities (ETSI GS CIM 009 v1.8 §6.4.3.2): `type`, `id`, `idPattern`, `attrs`,
- * `q`, `scopeQ`, geo-queries. A query needs at least one of them (or a geo-query, or `local=true`): 400 otherwise.
+ * `q`, `scopeQ`, geo-queries. A query needs one of `type`, `idPattern`, `attrs`, `q`, a geo-query or
+ * `local=true` (ids alone are not enough, ETSI suite 019_03_05): 400 otherwise.
  */
 export function filterFromParams(ctx: Context, ldc: CompiledContext): EntityFilter {
   if (param(ctx, "csf") !== undefined) refuseUnsupported("csf");
@@ -28,17 +29,9 @@ export function filterFromParams(ctx: Context, ldc: CompiledContext): EntityFilt
     geoproperty: param(ctx, "geoproperty"),
   };
   const hasGeo = geo.georel !== undefined || geo.geometry !== undefined || geo.coordinates !== undefined;
-  if (
-    type === undefined &&
-    !ids &&
-    idPattern === undefined &&
-    !attrs &&
-    q === undefined &&
-    !hasGeo &&
-    !local
-  ) {
+  if (type === undefined && idPattern === undefined && !attrs && q === undefined && !hasGeo && !local) {
     throw badRequest(
-      "A query needs at least one of type, id, idPattern, attrs, q, a geo-query or local=true",
+      "A query needs at least one of type, idPattern, attrs, q, a geo-query or local=true (ids alone are not enough)",
     );
   }
   const hasSelector = type !== undefined || ids || idPattern !== undefined;
@@ -80,14 +73,22 @@ function selectorOf(raw: unknown): SelectorInput {
   };
 }
 
+/** Members of a Query body that shape the answer rather than select entities. */
+export interface QueryBodyExtras {
+  lang?: string;
+  join?: unknown;
+  joinLevel?: unknown;
+}
+
 /**
  * The filter of POST /entityOperations/query (ETSI GS CIM 009 v1.8 §6.23, Query data type §5.2.23):
- * `type` must be "Query"; `entities` (EntitySelectors), `attrs`, `q`, `geoQ`, `scopeQ`, `lang`.
+ * `type` must be "Query"; `entities` (EntitySelectors), `attrs`, `q`, `geoQ`, `scopeQ`, `lang`, `join`,
+ * `joinLevel`.
  */
 export function entityQueryFromBody(
   body: unknown,
   ldc: CompiledContext,
-): { filter: EntityFilter; lang?: string } {
+): { filter: EntityFilter } & QueryBodyExtras {
   if (!isObject(body)) throw badRequest("The body of a query must be a Query object");
   if (body.type !== "Query") throw badRequest('A Query body needs "type": "Query"', { member: "type" });
   if (body.geoQ !== undefined && !isObject(body.geoQ))
@@ -112,5 +113,5 @@ export function entityQueryFromBody(
     },
     ldc,
   );
-  return { filter, lang: str(body.lang, "lang") };
+  return { filter, lang: str(body.lang, "lang"), join: body.join, joinLevel: body.joinLevel };
 }

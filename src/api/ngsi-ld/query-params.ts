@@ -3,7 +3,9 @@ import { AppError, badRequest } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { parseLang } from "../../ngsi-ld/render/language";
 import type { EntityFormat, RenderOptions } from "../../ngsi-ld/render/render-options";
+import type { JoinMode } from "../../ngsi-ld/render/linked-entities";
 import { isAbsoluteUri, isValidName } from "../../ngsi-ld/model/uri";
+import { parseProjection } from "../../ngsi-ld/render/projection";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 
 const OPTION_VALUES = new Set([
@@ -64,25 +66,48 @@ export function renderOptions(ctx: Context, ldc: CompiledContext): RenderOptions
     throw badRequest("options keyValues and concise exclude each other", { parameter: "options" });
   } else if (options.has("keyValues") || options.has("simplified")) f = "keyValues";
   else if (options.has("concise")) f = "concise";
-  const names = (p: string) => {
-    const l = projectionList(ctx, p);
-    return l ? new Set(l.map((n) => (n === "id" || n === "type" ? n : canonicalName(ldc, n)))) : undefined;
+  const attrs = listParam(ctx, "attrs");
+  const badAttr = attrs?.find((n) => !isValidName(n));
+  if (badAttr !== undefined)
+    throw badRequest(`attrs: ${badAttr} is not a valid attribute name`, { parameter: "attrs" });
+  const projection = (p: string) => {
+    const v = param(ctx, p);
+    return v === undefined ? undefined : parseProjection(v, p, (n) => canonicalName(ldc, n));
   };
-  const pick = names("pick");
-  const omit = names("omit");
+  const pick = projection("pick");
+  const omit = projection("omit");
   if (pick && omit) throw badRequest("pick and omit cannot be used together", { parameter: "pick" });
   if ((pick || omit) && param(ctx, "attrs") !== undefined) {
     throw badRequest("attrs cannot be combined with pick or omit", { parameter: "attrs" });
   }
   const lang = param(ctx, "lang");
+  const datasetIds = listParam(ctx, "datasetId");
   return {
+    datasetIds: datasetIds ? new Set(datasetIds) : undefined,
     format: f,
     sysAttrs: options.has("sysAttrs"),
-    attrs: names("attrs"),
+    attrs: attrs ? new Set(attrs.map((n) => canonicalName(ldc, n))) : undefined,
     pick,
     omit,
     lang: lang !== undefined ? parseLang(lang) : undefined,
   };
+}
+
+/**
+ * `join` and `joinLevel` (ETSI GS CIM 009 v1.8 §5.7.1, §5.7.2, §4.5.23), from the query string or, for
+ * POST /entityOperations/query, from the Query body's members; 400 when malformed.
+ */
+export function joinParams(
+  ctx: Context,
+  body: { join?: unknown; joinLevel?: unknown } = {},
+): { join?: JoinMode; level: number } {
+  const join = body.join ?? param(ctx, "join");
+  if (join !== undefined && join !== "inline" && join !== "flat") {
+    throw badRequest(`join must be inline or flat, got ${String(join)}`, { parameter: "join" });
+  }
+  const level = Number(body.joinLevel ?? param(ctx, "joinLevel") ?? "1");
+  if (!Number.isInteger(level) || level < 0) throw badRequest("joinLevel must be a whole number");
+  return { join, level };
 }
 
 /** The entity id of the path, which must be a URI (§5.7.1: 400 BadRequestData otherwise). */
@@ -90,20 +115,4 @@ export function pathEntityId(ctx: Context): string {
   const id = (ctx.params as Record<string, string>).entityId;
   if (!isAbsoluteUri(id)) throw badRequest(`Entity id ${JSON.stringify(id)} is not a URI`, { id });
   return id;
-}
-
-/**
- * A `pick`/`omit` list (ETSI GS CIM 009 v1.8 §4.21 projection): attribute names separated by commas;
- * the nested `{...}` projections of linked entities are refused as not supported, malformed lists are 400.
- */
-function projectionList(ctx: Context, name: string): string[] | undefined {
-  const v = param(ctx, name);
-  if (v === undefined) return undefined;
-  const list = v.split(",").map((x) => x.trim());
-  for (const n of list) {
-    if (n === "" || !isValidName(n) || /[{}]/.test(n)) {
-      throw badRequest(`${name} is not a valid list of attribute names: ${v}`, { parameter: name, value: v });
-    }
-  }
-  return list;
 }

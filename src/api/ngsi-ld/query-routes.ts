@@ -3,7 +3,7 @@ import type { Context } from "koa";
 import { badRequest } from "../../errors";
 import type { EntityRepository } from "../../ngsi-ld/entities/entity-repository";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
-import { entityQueryFromBody, filterFromParams } from "./query-input";
+import { entityQueryFromBody, filterFromParams, type QueryBodyExtras } from "./query-input";
 import { queryEntities, type EntityQuery } from "../../ngsi-ld/query/entity-query";
 import type { AttributeIndex } from "../../ngsi-ld/query/index/attribute-index";
 import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
@@ -12,7 +12,9 @@ import { renderEntity } from "../../ngsi-ld/render/render-entity";
 import { renderFeatureCollection } from "../../ngsi-ld/render/render-geojson";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
-import { param, renderOptions } from "./query-params";
+import { joinParams, param, renderOptions } from "./query-params";
+import type { Entity } from "../../ngsi-ld/model/entity";
+import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
 
 function intParam(ctx: Context, name: string, def: number, max: number): number {
   const raw = param(ctx, name);
@@ -29,7 +31,7 @@ const st = (ctx: Context) => ctx.state as NgsiState;
  * Query entities (ETSI GS CIM 009 v1.8 §5.7.2): GET /entities (§6.4.3.2) with `type` expressions, `id`,
  * `idPattern`, `attrs`, `q`, `scopeQ`, and POST /entityOperations/query (§6.23) with a Query body;
  * both with `limit`/`offset`, `count=true` (`NGSILD-Results-Count`), `Link` rel=next/prev, the render
- * options and GeoJSON (`geometryProperty`).
+ * options, `datasetId`, `join`/`joinLevel` and GeoJSON (`geometryProperty`).
  */
 export function registerQueryRoutes(
   router: Router,
@@ -37,7 +39,8 @@ export function registerQueryRoutes(
   index: AttributeIndex,
   maxLimit: number,
 ): void {
-  const answer = async (ctx: Context, filter: EntityFilter, lang?: string) => {
+  const answer = async (ctx: Context, filter: EntityFilter, body: QueryBodyExtras = {}) => {
+    const { lang } = body;
     const s = st(ctx);
     const limit = intParam(ctx, "limit", 20, maxLimit);
     const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
@@ -52,15 +55,24 @@ export function registerQueryRoutes(
     if (page.total !== undefined) ctx.set("NGSILD-Results-Count", String(page.total));
     setPageLinks(ctx, offset, limit, page.hasMore);
     const geoProp = param(ctx, "geometryProperty");
-    const body =
-      type === "application/geo+json"
-        ? renderFeatureCollection(
-            page.entities,
-            opts,
-            geoProp ? canonicalName(s.ldContext, geoProp) : undefined,
-          )
-        : page.entities.map((e) => renderEntity(e, opts));
-    sendNgsi(ctx, 200, body, type);
+    const { join, level } = joinParams(ctx, body);
+    if (type === "application/geo+json") {
+      const geometry = geoProp ? canonicalName(s.ldContext, geoProp) : undefined;
+      sendNgsi(ctx, 200, renderFeatureCollection(page.entities, opts, geometry), type);
+      return;
+    }
+    const read = async (ids: string[]) =>
+      (await repo.readMany(s.tenant, ids, s.ldContext)).filter((x): x is Entity => !!x);
+    const shown = join
+      ? await renderJoinedList(page.entities, join, level, opts, read)
+      : page.entities.map((e) => renderEntity(e, opts));
+    // an entity of which pick/omit/datasetId leave no member is not listed (§4.21)
+    sendNgsi(
+      ctx,
+      200,
+      shown.filter((e) => Object.keys(e).length > 0),
+      type,
+    );
   };
 
   router.get("/entities", async (ctx) => {
@@ -70,8 +82,8 @@ export function registerQueryRoutes(
 
   router.post("/entityOperations/query", async (ctx) => {
     const s = st(ctx);
-    const { filter, lang } = entityQueryFromBody(s.body, s.ldContext);
-    await answer(ctx, filter, lang);
+    const { filter, ...extras } = entityQueryFromBody(s.body, s.ldContext);
+    await answer(ctx, filter, extras);
   });
 }
 

@@ -1,5 +1,6 @@
 import { badRequest } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
+import { ENTITY_META_MEMBERS } from "../model/attribute-kinds";
 import { canonicalName } from "../model/canonical-names";
 import { isAbsoluteUri } from "../model/uri";
 import { compileIdPattern } from "./entity-query";
@@ -37,6 +38,13 @@ export function buildFilter(input: FilterInput, ctx: CompiledContext): EntityFil
   const f: EntityFilter = {};
   if (input.selectors) f.selectors = input.selectors.map((s) => selector(s, ctx));
   if (input.attrs) {
+    const core = input.attrs.find((a) => ENTITY_META_MEMBERS.has(a));
+    if (core !== undefined) {
+      throw badRequest(`attrs names attributes; ${core} is an entity member`, {
+        parameter: "attrs",
+        value: core,
+      });
+    }
     f.attrs = {
       names: input.attrs.map((a) => canonicalName(ctx, a)),
       iris: input.attrs.map((a) => ctx.expandTerm(a)),
