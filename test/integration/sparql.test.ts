@@ -1,10 +1,15 @@
 import { expect } from "chai";
+import type { ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Parser, Store } from "n3";
 import SHACLValidator from "rdf-validate-shacl";
 import * as turf from "@turf/turf";
 import { createFeed, loadFeedCameras } from "../../src/domain/feed";
 import type { NgsiLdEntityDoc } from "../../src/domain/seed";
 import { loadShapes } from "../unit/domain/rdf-test-helpers";
+import { freePort, startServer } from "./helpers/child-server";
 import { http, startTestApp, TestApp } from "./helpers/test-app";
 
 const PREFIXES = `PREFIX traffic: <https://w3id.org/citygraph/traffic#>
@@ -263,22 +268,30 @@ describe("SPARQL endpoint /sparql (issue 6; interface spec §4.10; SPARQL 1.1 Pr
 
 describe("SPARQL timeout: a heavy query neither stalls the service nor runs on (issue 6 item 6)", function () {
   this.timeout(120_000);
-  let app: TestApp;
+  let server: ChildProcess;
+  let url: string;
+  let dir: string;
 
   before(async () => {
-    app = await startTestApp({ SEED: "on", SPARQL_TIMEOUT: "6s" });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-sparql-"));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    server = await startServer(dir, port, { SEED: "on", SPARQL_TIMEOUT: "6s" });
   });
-  after(async () => app.destroy());
+  after(() => {
+    server.kill("SIGKILL");
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it("keeps GET /entities/{id} p99 under 20 ms while a query runs 6 s, then stops it with 503", async () => {
     const heavy = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f }";
     const t0 = Date.now();
-    const pending = http(app.url, "POST", "/sparql", heavy, { "Content-Type": "application/sparql-query" });
+    const pending = http(url, "POST", "/sparql", heavy, { "Content-Type": "application/sparql-query" });
     await new Promise((r) => setTimeout(r, 500)); // let the replica load and start the query
     const latencies: number[] = [];
     while (Date.now() - t0 < 5_000) {
       const s = process.hrtime.bigint();
-      const g = await http(app.url, "GET", "/ngsi-ld/v1/entities/urn:ngsi-ld:TrafficCamera:722");
+      const g = await http(url, "GET", "/ngsi-ld/v1/entities/urn:ngsi-ld:TrafficCamera:722");
       latencies.push(Number(process.hrtime.bigint() - s) / 1e6);
       expect(g.status).to.equal(200);
     }
@@ -292,7 +305,7 @@ describe("SPARQL timeout: a heavy query neither stalls the service nor runs on (
     expect((answer.body as { detail: string }).detail).to.contain("6000 ms limit");
     expect(elapsed).to.be.within(5_500, 12_000);
     // The replica was stopped and comes back for the next query.
-    const again = await http(app.url, "POST", "/sparql", "ASK { ?s ?p ?o }", {
+    const again = await http(url, "POST", "/sparql", "ASK { ?s ?p ?o }", {
       "Content-Type": "application/sparql-query",
     });
     expect(again.body).to.deep.equal({ head: {}, boolean: true });
