@@ -1,4 +1,5 @@
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import Router from "@koa/router";
@@ -36,6 +37,9 @@ import { registerBatchRoutes } from "./api/ngsi-ld/batch-routes";
 import { registerQueryRoutes } from "./api/ngsi-ld/query-routes";
 import { registerJsonLdContextRoutes } from "./api/ngsi-ld/jsonld-contexts-routes";
 import { registerDiscoveryRoutes } from "./api/ngsi-ld/discovery-routes";
+import { registerTemporalRoutes } from "./api/ngsi-ld/temporal-routes";
+import { registerTemporalQueryRoutes } from "./api/ngsi-ld/temporal-query-routes";
+import { TemporalService } from "./ngsi-ld/temporal/temporal-service";
 
 /** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
 const fastEntityCodec: EntityCodec = {
@@ -93,6 +97,13 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   await attrIndex.rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id));
   store.onCommit((e) => attrIndex.apply(e));
   const repo = new EntityRepository(store, index, fastEntityCodec, cache, geo);
+  const temporal = TemporalService.open({
+    dir: path.join(config.dataDir, "history"),
+    retentionMs: config.temporalRetentionMs,
+    compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  repo.onDurableCommit((tenant, meta) => temporal.recordChange(tenant, meta));
   const entities = new EntityService(repo);
 
   const batch = new BatchService(repo);
@@ -119,6 +130,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registerQueryRoutes(ngsi, repo, attrIndex, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);
   registerDiscoveryRoutes(ngsi, discovery);
+  registerTemporalRoutes(ngsi, temporal);
+  registerTemporalQueryRoutes(ngsi, temporal.index, config.temporalPageInstances, config.maxLimit);
   for (const r of [root, ngsi]) {
     app.use(r.routes());
     app.use(
@@ -153,6 +166,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
         server.closeIdleConnections();
       });
       await sparql.close();
+      await temporal.close();
       await store.close();
       log.info("citygraph stopped");
     })());

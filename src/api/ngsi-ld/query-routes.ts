@@ -12,18 +12,9 @@ import { renderEntity } from "../../ngsi-ld/render/render-entity";
 import { renderFeatureCollection } from "../../ngsi-ld/render/render-geojson";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
-import { joinParams, param, renderOptions } from "./query-params";
+import { intParam, joinParams, param, renderOptions } from "./query-params";
 import type { Entity } from "../../ngsi-ld/model/entity";
 import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
-
-function intParam(ctx: Context, name: string, def: number, max: number): number {
-  const raw = param(ctx, name);
-  if (raw === undefined) return def;
-  if (!/^\d+$/.test(raw) || Number(raw) > max) {
-    throw badRequest(`${name} must be a whole number from 0 to ${max}`, { parameter: name, value: raw });
-  }
-  return Number(raw);
-}
 
 const st = (ctx: Context) => ctx.state as NgsiState;
 

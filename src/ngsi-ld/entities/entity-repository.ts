@@ -24,6 +24,7 @@ export interface EntityChangeMeta {
  */
 export class EntityRepository {
   readonly locks = new KeyedLock();
+  private readonly durableHooks: ((tenant: string, meta: EntityChangeMeta) => Promise<void>)[] = [];
 
   constructor(
     private readonly store: GraphStore,
@@ -33,6 +34,15 @@ export class EntityRepository {
     /** The geo index of the same store (geo-queries, ETSI GS CIM 009 v1.8 §4.10), fed by the change feed. */
     readonly geo: GeoIndex,
   ) {}
+
+  /**
+   * Adds a hook awaited after every commit, before the write is acknowledged: for derived state that
+   * must be as durable as the entity (the temporal history, issue 5). A hook failing fails the write's
+   * acknowledgement, though the entity change itself is already committed.
+   */
+  onDurableCommit(hook: (tenant: string, meta: EntityChangeMeta) => Promise<void>): void {
+    this.durableHooks.push(hook);
+  }
 
   /** True if the entity exists (index lookup, no store round trip). */
   exists(tenant: string, id: string): boolean {
@@ -91,5 +101,6 @@ export class EntityRepository {
     if (writes.length === 0) return;
     const meta: EntityChangeMeta = { operation, after, before, ctx };
     await this.store.commit(tenant, writes, meta);
+    for (const hook of this.durableHooks) await hook(tenant, meta);
   }
 }
