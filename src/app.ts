@@ -156,6 +156,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     dataDir: config.dataDir,
     store,
     timeoutMs: config.sparqlTimeoutMs,
+    eager: config.sparqlReplica === "eager",
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });

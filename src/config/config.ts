@@ -35,6 +35,12 @@ export interface Config {
   maxLimit: number;
   /** A /sparql query running longer is stopped, ms. Env `SPARQL_TIMEOUT` (`10s`, `500ms`, `2m`), default 10 s. */
   sparqlTimeoutMs: number;
+  /**
+   * When the SPARQL read replica loads: `lazy` on the first /sparql query (a service nobody queries with
+   * SPARQL never pays its memory), `eager` right after start-up (the first query does not wait). Env
+   * `SPARQL_REPLICA`, default lazy.
+   */
+  sparqlReplica: "lazy" | "eager";
   /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
   sparqlMaxRows: number;
   /** Notification delivery (issue 4); see {@link NotifyConfig}. */
@@ -98,6 +104,15 @@ function durationVar(
   return Math.round(ms);
 }
 
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], def: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return def;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${values.join(", ")}, got "${env[name]}"`);
+  }
+  return raw as T;
+}
+
 function switchVar(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === "") return def;
@@ -143,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
     sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
     sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
+    sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
     notify: notifyConfig(env),
   };
 }
