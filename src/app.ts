@@ -7,7 +7,7 @@ import { AppError } from "./errors";
 import type { Config } from "./config/config";
 import type { Logger } from "./log/logger";
 import { openGraphStore } from "./store/open-store";
-import type { GraphStore } from "./store/graph-store";
+import { entityWrites, type CommitEvent, type GraphStore } from "./store/graph-store";
 import { EntityIndex } from "./store/indexes/entity-index";
 import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "./ngsi-ld/query/geo";
@@ -40,6 +40,15 @@ import { registerDiscoveryRoutes } from "./api/ngsi-ld/discovery-routes";
 import { registerTemporalRoutes } from "./api/ngsi-ld/temporal-routes";
 import { registerTemporalQueryRoutes } from "./api/ngsi-ld/temporal-query-routes";
 import { TemporalService } from "./ngsi-ld/temporal/temporal-service";
+import { registerSubscriptionRoutes } from "./api/ngsi-ld/subscription-routes";
+import { registerNotificationRoutes } from "./api/http/notification-routes";
+import { SubscriptionIndex } from "./ngsi-ld/subscriptions/subscription-index";
+import { SubscriptionRepository } from "./ngsi-ld/subscriptions/subscription-repository";
+import { SubscriptionService } from "./ngsi-ld/subscriptions/subscription-service";
+import { SubscriptionNotifier } from "./ngsi-ld/subscriptions/subscription-notifier";
+import { queryEntities } from "./ngsi-ld/query/entity-query";
+import { createNotificationQueue } from "./notify/create-queue";
+import { closeMqttClients } from "./notify/mqtt-sender";
 
 /** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
 const fastEntityCodec: EntityCodec = {
@@ -72,16 +81,22 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     journalCompactBytes: config.journalCompactBytes,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
+  // the indexes derived from entities never see the broker's internal graphs (subscriptions)
+  const onEntityCommit = (l: (e: CommitEvent) => void) =>
+    store.onCommit((e) => {
+      const only = entityWrites(e);
+      if (only) l(only);
+    });
   const index = new EntityIndex();
   await index.rebuild(store);
-  store.onCommit((e) => index.apply(e));
+  onEntityCommit((e) => index.apply(e));
   const geo = new GeoIndex();
   await geo.rebuild(store);
-  store.onCommit((e) => geo.apply(e));
+  onEntityCommit((e) => geo.apply(e));
   const discovery = new DiscoveryIndex(store, index);
-  store.onCommit((e) => discovery.apply(e));
+  onEntityCommit((e) => discovery.apply(e));
   const cache = new GraphCache();
-  store.onCommit((e) => cache.apply(e));
+  onEntityCommit((e) => cache.apply(e));
   const loader = new ContextLoader({
     dataDir: config.dataDir,
     preloadDir: config.preloadContextsDir,
@@ -95,7 +110,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const coreCtx = await contexts.compiled(undefined);
   const attrIndex = new AttributeIndex((t, id) => fastEntityCodec.fromTriples(t, id, coreCtx), coreCtx);
   await attrIndex.rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id));
-  store.onCommit((e) => attrIndex.apply(e));
+  onEntityCommit((e) => attrIndex.apply(e));
   const repo = new EntityRepository(store, index, fastEntityCodec, cache, geo);
   const temporal = TemporalService.open({
     dir: path.join(config.dataDir, "history"),
@@ -104,10 +119,43 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   repo.onDurableCommit((tenant, meta) => temporal.recordChange(tenant, meta));
+
+  const compile = (v: unknown) => contexts.compiled(v);
+  const subscriptions = new SubscriptionService(
+    new SubscriptionRepository(store),
+    new SubscriptionIndex(),
+    compile,
+    (msg, fields) => log.warn(msg, fields),
+  );
+  await subscriptions.load();
+  const notifier = new SubscriptionNotifier({
+    service: subscriptions,
+    recompact: (e, from, to) => fastEntityCodec.fromTriples(fastEntityCodec.toTriples(e, from), e.id, to),
+    query: async (tenant, filter, ctx) =>
+      (
+        await queryEntities(
+          repo,
+          attrIndex,
+          tenant,
+          { ...filter, limit: config.maxLimit, offset: 0, count: false },
+          ctx,
+        )
+      ).entities,
+    statsFlushMs: config.notify.statusFlushMs,
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  const queue = createNotificationQueue(
+    config.notify,
+    config.redisUrl,
+    (r) => notifier.onResult(r),
+    (e) => log.error("notification queue error", { error: e.message }),
+  );
+  notifier.attach(queue);
+  store.onCommit((e) => notifier.onCommit(e));
+  repo.setCommitBarrier((seq) => notifier.settled(seq));
   const entities = new EntityService(repo);
 
   const batch = new BatchService(repo);
-  const compile = (v: unknown) => contexts.compiled(v);
   if (config.seed) await seedIfEmpty(batch, compile, index.tenantNames().length === 0, log);
 
   const app = new Koa();
@@ -132,6 +180,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registerDiscoveryRoutes(ngsi, discovery);
   registerTemporalRoutes(ngsi, temporal);
   registerTemporalQueryRoutes(ngsi, temporal.index, config.temporalPageInstances, config.maxLimit);
+  registerSubscriptionRoutes(ngsi, subscriptions, compile, config.maxLimit);
+  registerNotificationRoutes(root, queue);
   for (const r of [root, ngsi]) {
     app.use(r.routes());
     app.use(
@@ -165,6 +215,10 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      notifier.close();
+      await subscriptions.flush();
+      await queue.close();
+      await closeMqttClients();
       await sparql.close();
       await temporal.close();
       await store.close();

@@ -29,16 +29,6 @@ export function param(ctx: Context, name: string): string | undefined {
   return Array.isArray(v) ? v[v.length - 1] : v;
 }
 
-/** A whole-number query parameter from 0 to `max` (`limit`, `offset`), `def` when absent; 400 otherwise. */
-export function intParam(ctx: Context, name: string, def: number, max: number): number {
-  const raw = param(ctx, name);
-  if (raw === undefined) return def;
-  if (!/^\d+$/.test(raw) || Number(raw) > max) {
-    throw badRequest(`${name} must be a whole number from 0 to ${max}`, { parameter: name, value: raw });
-  }
-  return Number(raw);
-}
-
 /** `pick` and `omit` (ETSI GS CIM 009 v1.8 §4.21), names canonical for `ldc`. */
 export function projectionParams(
   ctx: Context,
@@ -132,4 +122,29 @@ export function pathEntityId(ctx: Context): string {
   const id = (ctx.params as Record<string, string>).entityId;
   if (!isAbsoluteUri(id)) throw badRequest(`Entity id ${JSON.stringify(id)} is not a URI`, { id });
   return id;
+}
+
+/** A whole-number query parameter from 0 to `max` (`limit`, `offset`, §6.3.x); 400 otherwise. */
+export function intParam(ctx: Context, name: string, def: number, max: number): number {
+  const raw = param(ctx, name);
+  if (raw === undefined) return def;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) {
+    throw badRequest(`${name} must be a whole number from 0 to ${max}`, { parameter: name, value: raw });
+  }
+  return Number(raw);
+}
+
+/** Link headers to the next and previous pages (§6.3.13 pagination). */
+export function setPageLinks(ctx: Context, offset: number, limit: number, hasMore: boolean): void {
+  const links: string[] = [];
+  const url = (o: number) => {
+    const q = new URLSearchParams(ctx.querystring);
+    q.set("offset", String(o));
+    q.set("limit", String(limit));
+    return `<${ctx.path}?${q.toString()}>`;
+  };
+  if (limit > 0 && hasMore) links.push(`${url(offset + limit)}; rel="next"; type="application/ld+json"`);
+  if (limit > 0 && offset > 0)
+    links.push(`${url(Math.max(0, offset - limit))}; rel="prev"; type="application/ld+json"`);
+  if (links.length) ctx.append("Link", links);
 }
