@@ -207,6 +207,27 @@ describe("SPARQL endpoint /sparql (issue 6; interface spec §4.10; SPARQL 1.1 Pr
     expect(again.sort()).to.deep.equal(["urn:ngsi-ld:TrafficCamera:mine", "urn:ngsi-ld:TrafficCamera:now"]);
   });
 
+  it("never shows the broker's internal graphs (subscriptions)", async () => {
+    const sub = await http(
+      app.url,
+      "POST",
+      "/ngsi-ld/v1/subscriptions",
+      {
+        id: "urn:ngsi-ld:Subscription:sparql-hidden",
+        type: "Subscription",
+        entities: [{ type: "TrafficAccident" }],
+        notification: { endpoint: { uri: "http://127.0.0.1:9/notify" } },
+        "@context": ["https://w3id.org/citygraph/contexts/traffic.jsonld"],
+      },
+      { "Content-Type": "application/ld+json" },
+    );
+    expect(sub.status, sub.text).to.equal(201);
+    const q = `ASK { { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "urn:citygraph:internal:")) }
+      UNION { GRAPH ?g { ?s ?p ?o } FILTER(CONTAINS(STR(?s), "sparql-hidden") || CONTAINS(STR(?o), "sparql-hidden")) }
+      UNION { ?s ?p ?o FILTER(CONTAINS(STR(?s), "sparql-hidden")) } }`;
+    expect((await sparql(q)).body).to.deep.equal({ head: {}, boolean: false });
+  });
+
   it("cuts an answer at SPARQL_MAX_ROWS and says so", async () => {
     const r = await sparql("SELECT * WHERE { GRAPH ?g { ?s ?p ?o } }");
     expect(r.status).to.equal(200);
