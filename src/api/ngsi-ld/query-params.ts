@@ -5,7 +5,7 @@ import { parseLang } from "../../ngsi-ld/render/language";
 import type { EntityFormat, RenderOptions } from "../../ngsi-ld/render/render-options";
 import type { JoinMode } from "../../ngsi-ld/render/linked-entities";
 import { isAbsoluteUri, isValidName } from "../../ngsi-ld/model/uri";
-import { parseProjection } from "../../ngsi-ld/render/projection";
+import { parseProjection, type Projection } from "../../ngsi-ld/render/projection";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 
 const OPTION_VALUES = new Set([
@@ -27,6 +27,18 @@ const invalidRequest = (m: string, d: Record<string, unknown>) => new AppError("
 export function param(ctx: Context, name: string): string | undefined {
   const v = ctx.query[name];
   return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/** `pick` and `omit` (ETSI GS CIM 009 v1.8 §4.21), names canonical for `ldc`. */
+export function projectionParams(
+  ctx: Context,
+  ldc: CompiledContext,
+): { pick?: Projection; omit?: Projection } {
+  const projection = (p: string) => {
+    const v = param(ctx, p);
+    return v === undefined ? undefined : parseProjection(v, p, (n) => canonicalName(ldc, n));
+  };
+  return { pick: projection("pick"), omit: projection("omit") };
 }
 
 /** A comma-separated query parameter as a list (ETSI GS CIM 009 §6.3.x), or undefined. */
@@ -70,12 +82,7 @@ export function renderOptions(ctx: Context, ldc: CompiledContext): RenderOptions
   const badAttr = attrs?.find((n) => !isValidName(n));
   if (badAttr !== undefined)
     throw badRequest(`attrs: ${badAttr} is not a valid attribute name`, { parameter: "attrs" });
-  const projection = (p: string) => {
-    const v = param(ctx, p);
-    return v === undefined ? undefined : parseProjection(v, p, (n) => canonicalName(ldc, n));
-  };
-  const pick = projection("pick");
-  const omit = projection("omit");
+  const { pick, omit } = projectionParams(ctx, ldc);
   if (pick && omit) throw badRequest("pick and omit cannot be used together", { parameter: "pick" });
   if ((pick || omit) && param(ctx, "attrs") !== undefined) {
     throw badRequest("attrs cannot be combined with pick or omit", { parameter: "attrs" });
@@ -115,4 +122,29 @@ export function pathEntityId(ctx: Context): string {
   const id = (ctx.params as Record<string, string>).entityId;
   if (!isAbsoluteUri(id)) throw badRequest(`Entity id ${JSON.stringify(id)} is not a URI`, { id });
   return id;
+}
+
+/** A whole-number query parameter from 0 to `max` (`limit`, `offset`, §6.3.x); 400 otherwise. */
+export function intParam(ctx: Context, name: string, def: number, max: number): number {
+  const raw = param(ctx, name);
+  if (raw === undefined) return def;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) {
+    throw badRequest(`${name} must be a whole number from 0 to ${max}`, { parameter: name, value: raw });
+  }
+  return Number(raw);
+}
+
+/** Link headers to the next and previous pages (§6.3.13 pagination). */
+export function setPageLinks(ctx: Context, offset: number, limit: number, hasMore: boolean): void {
+  const links: string[] = [];
+  const url = (o: number) => {
+    const q = new URLSearchParams(ctx.querystring);
+    q.set("offset", String(o));
+    q.set("limit", String(limit));
+    return `<${ctx.path}?${q.toString()}>`;
+  };
+  if (limit > 0 && hasMore) links.push(`${url(offset + limit)}; rel="next"; type="application/ld+json"`);
+  if (limit > 0 && offset > 0)
+    links.push(`${url(Math.max(0, offset - limit))}; rel="prev"; type="application/ld+json"`);
+  if (links.length) ctx.append("Link", links);
 }

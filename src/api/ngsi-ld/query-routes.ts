@@ -10,17 +10,8 @@ import { renderEntity } from "../../ngsi-ld/render/render-entity";
 import { renderFeatureCollection } from "../../ngsi-ld/render/render-geojson";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
-import { joinParams, param, renderOptions } from "./query-params";
+import { intParam, joinParams, param, renderOptions, setPageLinks } from "./query-params";
 import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
-
-function intParam(ctx: Context, name: string, def: number, max: number): number {
-  const raw = param(ctx, name);
-  if (raw === undefined) return def;
-  if (!/^\d+$/.test(raw) || Number(raw) > max) {
-    throw badRequest(`${name} must be a whole number from 0 to ${max}`, { parameter: name, value: raw });
-  }
-  return Number(raw);
-}
 
 const st = (ctx: Context) => ctx.state as NgsiState;
 
@@ -76,19 +67,4 @@ export function registerQueryRoutes(router: Router, src: QuerySources, maxLimit:
     const { filter, ...extras } = entityQueryFromBody(s.body, s.ldContext);
     await answer(ctx, filter, extras);
   });
-}
-
-/** Link headers to the next and previous pages (§6.3.13 pagination). */
-function setPageLinks(ctx: Context, offset: number, limit: number, hasMore: boolean): void {
-  const links: string[] = [];
-  const url = (o: number) => {
-    const q = new URLSearchParams(ctx.querystring);
-    q.set("offset", String(o));
-    q.set("limit", String(limit));
-    return `<${ctx.path}?${q.toString()}>`;
-  };
-  if (limit > 0 && hasMore) links.push(`${url(offset + limit)}; rel="next"; type="application/ld+json"`);
-  if (limit > 0 && offset > 0)
-    links.push(`${url(Math.max(0, offset - limit))}; rel="prev"; type="application/ld+json"`);
-  if (links.length) ctx.append("Link", links);
 }

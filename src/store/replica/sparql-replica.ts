@@ -15,6 +15,8 @@ export interface SparqlReplicaOptions {
   store: Pick<GraphStore, "onCommit">;
   /** A query running longer is stopped (SPARQL_TIMEOUT). */
   timeoutMs: number;
+  /** Load at once instead of on the first query (SPARQL_REPLICA=eager). */
+  eager?: boolean;
   /** Queries waiting beyond this many are refused with 503 (default 64). */
   maxQueue?: number;
   /** JS heap ceiling of the worker in MiB, so a huge answer kills the worker, not the service (default 1024). */
@@ -57,6 +59,7 @@ export class SparqlReplica {
   constructor(private readonly opts: SparqlReplicaOptions) {
     this.log = opts.log ?? (() => undefined);
     this.unsubscribe = opts.store.onCommit((e) => this.follow(e));
+    if (opts.eager) this.start();
   }
 
   /** Runs a query; resolves with the serialized answer, or rejects with an AppError (400, 503). */
