@@ -3,6 +3,7 @@ import path from "node:path";
 import { fsyncDir, listSegments } from "../journal/journal-files";
 import { decodeSegment } from "../journal/record-codec";
 import { lineCount, triplesToQuadsRelabelled } from "../worker/ntriples-text";
+import { graphRuns } from "./graph-runs";
 import { readChunks, readManifest, snapshotFileName, SnapshotManifest } from "./snapshot-files";
 
 /** The last write of one graph in the journal, with the blank-node prefix unique to that write. */
@@ -32,44 +33,27 @@ export function lastWrites(dir: string, after: number, upTo: number): Map<string
   return tenants;
 }
 
-const NL = 0x0a;
-
 /**
  * Copies the lines of a snapshot file whose graph is not in `replaced` to `out` (fd); returns the
- * number of lines copied. Snapshot files hold each graph's lines together and end every line with
- * ` <graph> .`, so the graph is read from the line's end and the decision is reused while it repeats.
+ * number of lines copied.
  */
 function copyKept(file: string, replaced: Map<string, LastWrite>, out: number): number {
-  let carry = Buffer.alloc(0);
   let kept = 0;
-  let name = Buffer.alloc(0); // graph of the previous line (a copy, valid across chunks)
-  let keep = true;
-  for (const chunk of readChunks(file)) {
-    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-    const buf = carry.length ? Buffer.concat([carry, bytes]) : bytes;
-    const pieces: Buffer[] = [];
-    let runStart = 0;
-    let at = 0;
-    for (let nl = buf.indexOf(NL, at); nl !== -1; nl = buf.indexOf(NL, at)) {
-      const gEnd = nl - 3; // the line ends with "> .\n"
-      const gStart = buf.lastIndexOf(" <", gEnd) + 2;
-      if (gStart < 2 || gStart <= at || buf[gEnd] !== 0x3e)
-        throw new Error(`snapshot ${file}: a line without a graph name at byte ${at}`);
-      if (buf.compare(name, 0, name.length, gStart, gEnd) !== 0) {
-        name = Buffer.from(buf.subarray(gStart, gEnd));
-        const wasKept = keep;
-        keep = !replaced.has(name.toString("utf8"));
-        if (wasKept && !keep) pieces.push(buf.subarray(runStart, at));
-        if (!wasKept && keep) runStart = at;
-      }
-      if (keep) kept++;
-      at = nl + 1;
-    }
-    if (keep) pieces.push(buf.subarray(runStart, at));
-    for (const p of pieces) if (p.length) fs.writeSync(out, p);
-    carry = Buffer.from(buf.subarray(at));
+  let pieces: Buffer[] = [];
+  let size = 0;
+  const flush = (): void => {
+    for (let i = 0; i < pieces.length; i += 1000) fs.writevSync(out, pieces.slice(i, i + 1000));
+    pieces = [];
+    size = 0;
+  };
+  for (const run of graphRuns(readChunks(file), file)) {
+    if (replaced.has(run.graph)) continue;
+    pieces.push(run.buf.subarray(run.start, run.end));
+    size += run.end - run.start;
+    kept += run.lines;
+    if (size > 8 * 1024 * 1024) flush();
   }
-  if (carry.length) throw new Error(`snapshot ${file} does not end with a newline`);
+  flush();
   return kept;
 }
 
