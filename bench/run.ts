@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { benchCodec } from "./codec";
+import { benchGeoIndex } from "./geo-index";
 import { bareKoa, flags, withCpu } from "./lib/ceilings";
 import { peakRssBytes, rssBytes, stopChild } from "./lib/child";
 import { batchUpsert, getEntities, postEntities, type IdCounter } from "./lib/http-scenarios";
@@ -51,6 +52,19 @@ async function main(): Promise<void> {
       codec.fastCompact,
       "µs",
       `jsonld.js compact ${codec.jsonldCompact.toFixed(0)} µs`,
+    ),
+  );
+
+  say("\n[geo] geo index, near;maxDistance==500 over 100k points (bench/geo-index.ts)");
+  const geo = benchGeoIndex(100_000);
+  run.geoIndex = geo;
+  rows.push(
+    info(
+      "geo-index",
+      "near 500 m, 100k points",
+      geo.matchesUs,
+      "µs",
+      `candidates ${geo.candidatesUs.toFixed(1)} µs`,
     ),
   );
 

@@ -1,4 +1,5 @@
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import Router from "@koa/router";
@@ -6,8 +7,11 @@ import { AppError } from "./errors";
 import type { Config } from "./config/config";
 import type { Logger } from "./log/logger";
 import { openGraphStore } from "./store/open-store";
-import type { GraphStore } from "./store/graph-store";
+import { entityWrites, type CommitEvent, type GraphStore } from "./store/graph-store";
 import { EntityIndex } from "./store/indexes/entity-index";
+import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
+import { GeoIndex } from "./ngsi-ld/query/geo";
+import { DiscoveryIndex } from "./ngsi-ld/discovery/discovery-index";
 import { ContextLoader } from "./rdf/context-loader";
 import { ContextRegistry } from "./rdf/context-registry";
 import { ContextService } from "./rdf/context-service";
@@ -20,18 +24,38 @@ import { EntityRepository } from "./ngsi-ld/entities/entity-repository";
 import { EntityService } from "./ngsi-ld/entities/entity-service";
 import { AttributeService } from "./ngsi-ld/entities/attribute-service";
 import { BatchService } from "./ngsi-ld/entities/batch-service";
-import { seedIfEmpty, startFeed } from "./domain/ingest/start-data";
+import { seedIfEmpty } from "./domain/ingest/start-data";
+import { startFeed } from "./domain/ingest/http-feeder";
+import { TRAFFIC_SHORTCUT_ALIASES } from "./domain/seed/ngsi-ld-doc";
 import { errorMiddleware } from "./api/http/error-middleware";
 import { registerHealthRoutes } from "./api/http/health-routes";
+import { registerSparqlRoutes } from "./api/sparql/sparql-routes";
+import { SparqlReplica } from "./store/replica/sparql-replica";
 import { ngsiRequest } from "./api/ngsi-ld/ngsi-request";
 import { registerEntityRoutes } from "./api/ngsi-ld/entities-routes";
 import { registerBatchRoutes } from "./api/ngsi-ld/batch-routes";
 import { registerQueryRoutes } from "./api/ngsi-ld/query-routes";
 import { registerJsonLdContextRoutes } from "./api/ngsi-ld/jsonld-contexts-routes";
+import { registerDiscoveryRoutes } from "./api/ngsi-ld/discovery-routes";
+import { registerTemporalRoutes } from "./api/ngsi-ld/temporal-routes";
+import { registerTemporalQueryRoutes } from "./api/ngsi-ld/temporal-query-routes";
+import { TemporalService } from "./ngsi-ld/temporal/temporal-service";
+import { registerSubscriptionRoutes } from "./api/ngsi-ld/subscription-routes";
+import { registerNotificationRoutes } from "./api/http/notification-routes";
+import { SubscriptionIndex } from "./ngsi-ld/subscriptions/subscription-index";
+import { SubscriptionRepository } from "./ngsi-ld/subscriptions/subscription-repository";
+import { SubscriptionService } from "./ngsi-ld/subscriptions/subscription-service";
+import { SubscriptionNotifier } from "./ngsi-ld/subscriptions/subscription-notifier";
+import { queryEntities } from "./ngsi-ld/query/entity-query";
+import { createNotificationQueue } from "./notify/create-queue";
+import { closeMqttClients } from "./notify/mqtt-sender";
 
 /** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
 const fastEntityCodec: EntityCodec = {
-  toTriples: (e, ctx) => entityToTriples(e as Parameters<typeof entityToTriples>[0], ctx),
+  toTriples: (e, ctx) =>
+    entityToTriples(e as Parameters<typeof entityToTriples>[0], ctx, {
+      shortcutAliases: TRAFFIC_SHORTCUT_ALIASES,
+    }),
   fromTriples: (t, id, ctx) => triplesToEntity(t, id, ctx) as Entity,
 };
 
@@ -57,11 +81,22 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     journalCompactBytes: config.journalCompactBytes,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
+  // the indexes derived from entities never see the broker's internal graphs (subscriptions)
+  const onEntityCommit = (l: (e: CommitEvent) => void) =>
+    store.onCommit((e) => {
+      const only = entityWrites(e);
+      if (only) l(only);
+    });
   const index = new EntityIndex();
   await index.rebuild(store);
-  store.onCommit((e) => index.apply(e));
+  onEntityCommit((e) => index.apply(e));
+  const geo = new GeoIndex();
+  await geo.rebuild(store);
+  onEntityCommit((e) => geo.apply(e));
+  const discovery = new DiscoveryIndex(store, index);
+  onEntityCommit((e) => discovery.apply(e));
   const cache = new GraphCache();
-  store.onCommit((e) => cache.apply(e));
+  onEntityCommit((e) => cache.apply(e));
   const loader = new ContextLoader({
     dataDir: config.dataDir,
     preloadDir: config.preloadContextsDir,
@@ -72,25 +107,81 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registry.onChange(() => contexts.clear());
   await registry.init();
   await contexts.init();
-  const repo = new EntityRepository(store, index, fastEntityCodec, cache);
+  const coreCtx = await contexts.compiled(undefined);
+  const attrIndex = new AttributeIndex((t, id) => fastEntityCodec.fromTriples(t, id, coreCtx), coreCtx);
+  await attrIndex.rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id));
+  onEntityCommit((e) => attrIndex.apply(e));
+  const repo = new EntityRepository(store, index, fastEntityCodec, cache, geo);
+  const temporal = TemporalService.open({
+    dir: path.join(config.dataDir, "history"),
+    retentionMs: config.temporalRetentionMs,
+    compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  repo.onDurableCommit((tenant, meta) => temporal.recordChange(tenant, meta));
+
+  const compile = (v: unknown) => contexts.compiled(v);
+  const subscriptions = new SubscriptionService(
+    new SubscriptionRepository(store),
+    new SubscriptionIndex(),
+    compile,
+    (msg, fields) => log.warn(msg, fields),
+  );
+  await subscriptions.load();
+  const notifier = new SubscriptionNotifier({
+    service: subscriptions,
+    recompact: (e, from, to) => fastEntityCodec.fromTriples(fastEntityCodec.toTriples(e, from), e.id, to),
+    query: async (tenant, filter, ctx) =>
+      (
+        await queryEntities(
+          repo,
+          attrIndex,
+          tenant,
+          { ...filter, limit: config.maxLimit, offset: 0, count: false },
+          ctx,
+        )
+      ).entities,
+    statsFlushMs: config.notify.statusFlushMs,
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  const queue = createNotificationQueue(
+    config.notify,
+    config.redisUrl,
+    (r) => notifier.onResult(r),
+    (e) => log.error("notification queue error", { error: e.message }),
+  );
+  notifier.attach(queue);
+  store.onCommit((e) => notifier.onCommit(e));
+  repo.setCommitBarrier((seq) => notifier.settled(seq));
   const entities = new EntityService(repo);
 
   const batch = new BatchService(repo);
-  const compile = (v: unknown) => contexts.compiled(v);
   if (config.seed) await seedIfEmpty(batch, compile, index.tenantNames().length === 0, log);
-  const stopFeed = config.feed ? startFeed(batch, compile, log) : () => undefined;
 
   const app = new Koa();
   app.proxy = false;
   app.use(errorMiddleware(log));
   const root = new Router();
   registerHealthRoutes(root, store, {});
+  const sparql = new SparqlReplica({
+    dataDir: config.dataDir,
+    store,
+    timeoutMs: config.sparqlTimeoutMs,
+    eager: config.sparqlReplica === "eager",
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo));
   registerBatchRoutes(ngsi, batch, entities, contexts);
-  registerQueryRoutes(ngsi, repo, config.maxLimit);
+  registerQueryRoutes(ngsi, repo, attrIndex, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);
+  registerDiscoveryRoutes(ngsi, discovery);
+  registerTemporalRoutes(ngsi, temporal);
+  registerTemporalQueryRoutes(ngsi, temporal.index, config.temporalPageInstances, config.maxLimit);
+  registerSubscriptionRoutes(ngsi, subscriptions, compile, config.maxLimit);
+  registerNotificationRoutes(root, queue);
   for (const r of [root, ngsi]) {
     app.use(r.routes());
     app.use(
@@ -114,6 +205,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   log.info("citygraph listening", { url, entities: index.size(""), startupMs: Date.now() - started });
+  const stopFeed = config.feed ? startFeed({ baseUrl: url, log }) : () => undefined;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -123,6 +215,12 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      notifier.close();
+      await subscriptions.flush();
+      await queue.close();
+      await closeMqttClients();
+      await sparql.close();
+      await temporal.close();
       await store.close();
       log.info("citygraph stopped");
     })());

@@ -114,14 +114,14 @@ export function formatTable(rows: Row[]): string {
   return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n");
 }
 
-/** Writes the run as JSON; returns the timestamped path. */
-export function writeResults(run: object): string {
+/** Writes the run as JSON (`<prefix><stamp>.json` and `<prefix>latest.json`); returns the timestamped path. */
+export function writeResults(run: object, prefix = ""): string {
   const dir = path.resolve(__dirname, "..", "..", "..", "bench", "results");
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const file = path.join(dir, `${stamp}.json`);
+  const file = path.join(dir, `${prefix}${stamp}.json`);
   const text = JSON.stringify(run, null, 2) + "\n";
   writeFileSync(file, text);
-  writeFileSync(path.join(dir, "latest.json"), text);
+  writeFileSync(path.join(dir, `${prefix}latest.json`), text);
   return file;
 }

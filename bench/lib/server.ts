@@ -26,6 +26,8 @@ export interface ServerOptions {
   nodeArgs?: string[];
   /** ms to wait for GET /health = 200. */
   timeoutMs?: number;
+  /** More environment for the service (e.g. SEED=on). */
+  env?: Record<string, string>;
 }
 
 /** A started service and the times it took (ms since spawn). */
@@ -49,6 +51,7 @@ export async function startServer(o: ServerOptions): Promise<StartedServer> {
       SEED: "off",
       FEED: "off",
       LOG_LEVEL: o.logLevel ?? "warn",
+      ...o.env,
     },
   });
   const healthAt = await waitFor200(child, "/health", o.timeoutMs ?? 300000);

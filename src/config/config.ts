@@ -33,6 +33,52 @@ export interface Config {
   feed: boolean;
   /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
   maxLimit: number;
+  /** A /sparql query running longer is stopped, ms. Env `SPARQL_TIMEOUT` (`10s`, `500ms`, `2m`), default 10 s. */
+  sparqlTimeoutMs: number;
+  /**
+   * When the SPARQL read replica loads: `lazy` on the first /sparql query (a service nobody queries with
+   * SPARQL never pays its memory), `eager` right after start-up (the first query does not wait). Env
+   * `SPARQL_REPLICA`, default lazy.
+   */
+  sparqlReplica: "lazy" | "eager";
+  /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
+  sparqlMaxRows: number;
+  /**
+   * How long temporal history is kept (issue 5): instances older than this leave memory and disk. Env
+   * `TEMPORAL_RETENTION` (`30d`, `12h`; `0` or unset = keep everything).
+   */
+  temporalRetentionMs: number;
+  /**
+   * Most instances per attribute in one temporal answer; more gives 206 with `Content-Range` (ETSI GS CIM
+   * 009 v1.8 §6.3.10). Env `TEMPORAL_PAGE_INSTANCES`, default 10,000.
+   */
+  temporalPageInstances: number;
+  /** Notification delivery (issue 4); see {@link NotifyConfig}. */
+  notify: NotifyConfig;
+}
+
+/** How notifications are delivered (issue 4 item 3). */
+export interface NotifyConfig {
+  /** Attempts per notification, the first included. Env `NOTIFY_ATTEMPTS`, default 12. */
+  attempts: number;
+  /** Delay before the first retry; doubles at each retry. Env `NOTIFY_BACKOFF`, default 1s. */
+  backoffMs: number;
+  /** Longest delay between attempts. Env `NOTIFY_BACKOFF_MAX`, default 5m. */
+  backoffMaxMs: number;
+  /** Timeout of one delivery request. Env `NOTIFY_TIMEOUT`, default 10s. */
+  timeoutMs: number;
+  /** Deliveries in flight at once. Env `NOTIFY_CONCURRENCY`, default 64. */
+  concurrency: number;
+  /** Deliveries in flight to one endpoint (scheme, host, port) at once. Env `NOTIFY_PER_ENDPOINT`, default 16. */
+  perEndpoint: number;
+  /** BullMQ queue name (Redis mode). Env `NOTIFY_QUEUE`, default citygraph-notify. */
+  queueName: string;
+  /** A job left active by a dead process is taken back after this (Redis mode). Env `NOTIFY_STALLED`, default 5s. */
+  stalledMs: number;
+  /** Dead (failed for good) jobs kept for inspection. Env `NOTIFY_KEEP_DEAD`, default 10,000. */
+  keepDead: number;
+  /** Delivery statuses of subscriptions are written to the graph at most this often. Env `SUBSCRIPTION_STATUS_FLUSH`, default 2s. */
+  statusFlushMs: number;
 }
 
 /** Thrown for a bad environment value; main() prints its message and exits 1. */
@@ -45,6 +91,36 @@ function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, 
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration such as `10s`, `500ms`, `2m`, `1h`, `30d`; a bare number is seconds. Returns ms. */
+function durationVar(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  defMs: number,
+  minMs: number,
+  maxMs: number,
+): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return defMs;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw);
+  if (!m) throw new ConfigError(`${name} must be a duration such as 10s, 500ms, 2m or 1h, got "${raw}"`);
+  const ms = Number(m[1]) * DURATION_UNITS_MS[m[2] ?? "s"];
+  if (ms < minMs || ms > maxMs) {
+    throw new ConfigError(`${name} must be between ${minMs} ms and ${maxMs} ms, got ${ms} ms ("${raw}")`);
+  }
+  return Math.round(ms);
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], def: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return def;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${values.join(", ")}, got "${env[name]}"`);
+  }
+  return raw as T;
 }
 
 function switchVar(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
@@ -90,5 +166,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: switchVar(env, "SEED", true),
     feed: switchVar(env, "FEED", true),
     maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
+    sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
+    sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
+    sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
+    temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
+    temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
+    notify: notifyConfig(env),
+  };
+}
+
+function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
+  const queueName = env.NOTIFY_QUEUE?.trim() || "citygraph-notify";
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(queueName)) {
+    throw new ConfigError(
+      `NOTIFY_QUEUE must be 1 to 100 letters, digits, '_', '.' or '-', got "${queueName}"`,
+    );
+  }
+  const backoffMs = durationVar(env, "NOTIFY_BACKOFF", 1000, 1, 3_600_000);
+  const backoffMaxMs = durationVar(env, "NOTIFY_BACKOFF_MAX", 300_000, 1, 86_400_000);
+  if (backoffMaxMs < backoffMs)
+    throw new ConfigError("NOTIFY_BACKOFF_MAX must not be shorter than NOTIFY_BACKOFF");
+  return {
+    attempts: intVar(env, "NOTIFY_ATTEMPTS", 12, 1, 1000),
+    backoffMs,
+    backoffMaxMs,
+    timeoutMs: durationVar(env, "NOTIFY_TIMEOUT", 10_000, 10, 600_000),
+    concurrency: intVar(env, "NOTIFY_CONCURRENCY", 64, 1, 10_000),
+    perEndpoint: intVar(env, "NOTIFY_PER_ENDPOINT", 16, 1, 10_000),
+    queueName,
+    stalledMs: durationVar(env, "NOTIFY_STALLED", 5000, 100, 3_600_000),
+    keepDead: intVar(env, "NOTIFY_KEEP_DEAD", 10_000, 0, 10_000_000),
+    statusFlushMs: durationVar(env, "SUBSCRIPTION_STATUS_FLUSH", 2000, 10, 3_600_000),
   };
 }

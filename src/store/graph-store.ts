@@ -9,6 +9,28 @@
 /** Name of the default tenant (no `NGSILD-Tenant` header). */
 export const DEFAULT_TENANT = "";
 
+/**
+ * Named graphs whose IRI starts with this hold the broker's own state (subscriptions, registries):
+ * they are journaled like entities but never visible to SPARQL (issue 6: "nothing else is visible").
+ */
+export const INTERNAL_GRAPH_PREFIX = "urn:citygraph:internal:";
+
+/** True if `graph` holds the broker's own state rather than an entity (see INTERNAL_GRAPH_PREFIX). */
+export function isInternalGraph(graph: string): boolean {
+  return graph.startsWith(INTERNAL_GRAPH_PREFIX);
+}
+
+/**
+ * The entity part of a commit: the event without its writes to internal graphs, or undefined when it
+ * wrote only internal graphs. Every index derived from entities (id/type, graph cache, attribute, geo,
+ * discovery) listens through this, so a subscription never shows up as an entity.
+ */
+export function entityWrites(event: CommitEvent): CommitEvent | undefined {
+  if (!event.writes.some((w) => isInternalGraph(w.graph))) return event;
+  const writes = event.writes.filter((w) => !isInternalGraph(w.graph));
+  return writes.length ? { ...event, writes } : undefined;
+}
+
 /** One change to one named graph of a tenant. */
 export interface GraphWrite {
   /** IRI of the named graph (for entities: the entity id). */

@@ -1,8 +1,9 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { AppError, ErrorKind, ERROR_KINDS } from "../errors";
+import { AppError } from "../errors";
 import type { CommitEvent, GraphStore, GraphWrite, SelectRow, StoreStats } from "./graph-store";
-import type { StoreRequest, StoreResponse, WireError, WorkerEvent, WorkerOptions } from "./worker/protocol";
+import type { StoreRequest, StoreResponse, WorkerEvent, WorkerOptions } from "./worker/protocol";
+import { toAppError } from "./worker/wire-error";
 
 /** Options of {@link openGraphStore}. */
 export interface OpenStoreOptions {
@@ -150,12 +151,4 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       }
     },
   };
-}
-
-function toAppError(e: WireError): AppError {
-  return new AppError(
-    e.kind in ERROR_KINDS ? (e.kind as ErrorKind) : "InternalError",
-    e.message,
-    e.details ?? {},
-  );
 }

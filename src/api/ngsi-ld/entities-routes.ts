@@ -12,7 +12,7 @@ import type { Entity } from "../../ngsi-ld/model/entity";
 import { entityFromBody, objectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
-import { optionsParam, param, pathEntityId, renderOptions } from "./query-params";
+import { joinParams, optionsParam, param, pathEntityId, renderOptions } from "./query-params";
 
 const st = (ctx: Context) => ctx.state as NgsiState;
 
@@ -69,12 +69,7 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
       throw notFound(`Entity ${id} has none of the attributes asked for`, { id });
     }
     const geoProp = param(ctx, "geometryProperty");
-    const join = param(ctx, "join");
-    if (join !== undefined && join !== "inline" && join !== "flat") {
-      throw badRequest(`join must be inline or flat, got ${join}`, { parameter: "join" });
-    }
-    const joinLevel = Number(param(ctx, "joinLevel") ?? "1");
-    if (!Number.isInteger(joinLevel) || joinLevel < 0) throw badRequest("joinLevel must be a whole number");
+    const { join, level: joinLevel } = joinParams(ctx);
     if (join && type !== "application/geo+json") {
       const read = async (ids: string[]) =>
         (await entities.repo.readMany(s.tenant, ids, s.ldContext)).filter((x): x is Entity => !!x);

@@ -1,11 +1,11 @@
 import type { Context, Next } from "koa";
 import { AppError, badRequest } from "../../errors";
 import { parseJson, readBody } from "../http/read-body";
+import { tenantOf } from "../http/tenant";
 import { checkKnownParams } from "./known-params";
 import type { ContextProvider, NgsiState } from "./ngsi-state";
 
 const BODY_TYPES = new Set(["application/json", "application/ld+json", "application/merge-patch+json"]);
-const TENANT = /^[A-Za-z0-9_\-.:/]{1,64}$/;
 
 /** Paths whose bodies are context documents themselves, not entities (§5.13). */
 const CONTEXT_DOC_PATH = /\/jsonldContexts(\/|$)/;
@@ -17,10 +17,7 @@ const CONTEXT_DOC_PATH = /\/jsonldContexts(\/|$)/;
  */
 export function ngsiRequest(contexts: ContextProvider, maxBodyBytes: number) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const tenantHeader = ctx.get("NGSILD-Tenant");
-    if (tenantHeader && !TENANT.test(tenantHeader)) {
-      throw badRequest(`NGSILD-Tenant ${JSON.stringify(tenantHeader)} is not a valid tenant name`);
-    }
+    const tenantHeader = tenantOf(ctx);
     checkKnownParams(ctx);
     const state = ctx.state as NgsiState;
     state.tenant = tenantHeader;

@@ -3,7 +3,9 @@ import { AppError, badRequest } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { parseLang } from "../../ngsi-ld/render/language";
 import type { EntityFormat, RenderOptions } from "../../ngsi-ld/render/render-options";
+import type { JoinMode } from "../../ngsi-ld/render/linked-entities";
 import { isAbsoluteUri, isValidName } from "../../ngsi-ld/model/uri";
+import { parseProjection, type Projection } from "../../ngsi-ld/render/projection";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 
 const OPTION_VALUES = new Set([
@@ -25,6 +27,18 @@ const invalidRequest = (m: string, d: Record<string, unknown>) => new AppError("
 export function param(ctx: Context, name: string): string | undefined {
   const v = ctx.query[name];
   return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/** `pick` and `omit` (ETSI GS CIM 009 v1.8 §4.21), names canonical for `ldc`. */
+export function projectionParams(
+  ctx: Context,
+  ldc: CompiledContext,
+): { pick?: Projection; omit?: Projection } {
+  const projection = (p: string) => {
+    const v = param(ctx, p);
+    return v === undefined ? undefined : parseProjection(v, p, (n) => canonicalName(ldc, n));
+  };
+  return { pick: projection("pick"), omit: projection("omit") };
 }
 
 /** A comma-separated query parameter as a list (ETSI GS CIM 009 §6.3.x), or undefined. */
@@ -64,25 +78,43 @@ export function renderOptions(ctx: Context, ldc: CompiledContext): RenderOptions
     throw badRequest("options keyValues and concise exclude each other", { parameter: "options" });
   } else if (options.has("keyValues") || options.has("simplified")) f = "keyValues";
   else if (options.has("concise")) f = "concise";
-  const names = (p: string) => {
-    const l = projectionList(ctx, p);
-    return l ? new Set(l.map((n) => (n === "id" || n === "type" ? n : canonicalName(ldc, n)))) : undefined;
-  };
-  const pick = names("pick");
-  const omit = names("omit");
+  const attrs = listParam(ctx, "attrs");
+  const badAttr = attrs?.find((n) => !isValidName(n));
+  if (badAttr !== undefined)
+    throw badRequest(`attrs: ${badAttr} is not a valid attribute name`, { parameter: "attrs" });
+  const { pick, omit } = projectionParams(ctx, ldc);
   if (pick && omit) throw badRequest("pick and omit cannot be used together", { parameter: "pick" });
   if ((pick || omit) && param(ctx, "attrs") !== undefined) {
     throw badRequest("attrs cannot be combined with pick or omit", { parameter: "attrs" });
   }
   const lang = param(ctx, "lang");
+  const datasetIds = listParam(ctx, "datasetId");
   return {
+    datasetIds: datasetIds ? new Set(datasetIds) : undefined,
     format: f,
     sysAttrs: options.has("sysAttrs"),
-    attrs: names("attrs"),
+    attrs: attrs ? new Set(attrs.map((n) => canonicalName(ldc, n))) : undefined,
     pick,
     omit,
     lang: lang !== undefined ? parseLang(lang) : undefined,
   };
+}
+
+/**
+ * `join` and `joinLevel` (ETSI GS CIM 009 v1.8 §5.7.1, §5.7.2, §4.5.23), from the query string or, for
+ * POST /entityOperations/query, from the Query body's members; 400 when malformed.
+ */
+export function joinParams(
+  ctx: Context,
+  body: { join?: unknown; joinLevel?: unknown } = {},
+): { join?: JoinMode; level: number } {
+  const join = body.join ?? param(ctx, "join");
+  if (join !== undefined && join !== "inline" && join !== "flat") {
+    throw badRequest(`join must be inline or flat, got ${String(join)}`, { parameter: "join" });
+  }
+  const level = Number(body.joinLevel ?? param(ctx, "joinLevel") ?? "1");
+  if (!Number.isInteger(level) || level < 0) throw badRequest("joinLevel must be a whole number");
+  return { join, level };
 }
 
 /** The entity id of the path, which must be a URI (§5.7.1: 400 BadRequestData otherwise). */
@@ -92,18 +124,27 @@ export function pathEntityId(ctx: Context): string {
   return id;
 }
 
-/**
- * A `pick`/`omit` list (ETSI GS CIM 009 v1.8 §4.21 projection): attribute names separated by commas;
- * the nested `{...}` projections of linked entities are refused as not supported, malformed lists are 400.
- */
-function projectionList(ctx: Context, name: string): string[] | undefined {
-  const v = param(ctx, name);
-  if (v === undefined) return undefined;
-  const list = v.split(",").map((x) => x.trim());
-  for (const n of list) {
-    if (n === "" || !isValidName(n) || /[{}]/.test(n)) {
-      throw badRequest(`${name} is not a valid list of attribute names: ${v}`, { parameter: name, value: v });
-    }
+/** A whole-number query parameter from 0 to `max` (`limit`, `offset`, §6.3.x); 400 otherwise. */
+export function intParam(ctx: Context, name: string, def: number, max: number): number {
+  const raw = param(ctx, name);
+  if (raw === undefined) return def;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) {
+    throw badRequest(`${name} must be a whole number from 0 to ${max}`, { parameter: name, value: raw });
   }
-  return list;
+  return Number(raw);
+}
+
+/** Link headers to the next and previous pages (§6.3.13 pagination). */
+export function setPageLinks(ctx: Context, offset: number, limit: number, hasMore: boolean): void {
+  const links: string[] = [];
+  const url = (o: number) => {
+    const q = new URLSearchParams(ctx.querystring);
+    q.set("offset", String(o));
+    q.set("limit", String(limit));
+    return `<${ctx.path}?${q.toString()}>`;
+  };
+  if (limit > 0 && hasMore) links.push(`${url(offset + limit)}; rel="next"; type="application/ld+json"`);
+  if (limit > 0 && offset > 0)
+    links.push(`${url(Math.max(0, offset - limit))}; rel="prev"; type="application/ld+json"`);
+  if (links.length) ctx.append("Link", links);
 }

@@ -3,90 +3,77 @@ import type { Context } from "koa";
 import { badRequest } from "../../errors";
 import type { EntityRepository } from "../../ngsi-ld/entities/entity-repository";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
-import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
-import { compileIdPattern, queryEntities, refuseUnsupported } from "../../ngsi-ld/query/entity-query";
+import { entityQueryFromBody, filterFromParams, type QueryBodyExtras } from "./query-input";
+import { queryEntities, type EntityQuery } from "../../ngsi-ld/query/entity-query";
+import type { AttributeIndex } from "../../ngsi-ld/query/index/attribute-index";
+import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
+import { parseLang } from "../../ngsi-ld/render/language";
 import { renderEntity } from "../../ngsi-ld/render/render-entity";
 import { renderFeatureCollection } from "../../ngsi-ld/render/render-geojson";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
-import { listParam, param, renderOptions } from "./query-params";
+import { intParam, joinParams, param, renderOptions, setPageLinks } from "./query-params";
+import type { Entity } from "../../ngsi-ld/model/entity";
+import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
 
-const UNSUPPORTED = ["q", "georel", "geometry", "coordinates", "scopeQ", "csf"];
-
-function intParam(ctx: Context, name: string, def: number, max: number): number {
-  const raw = param(ctx, name);
-  if (raw === undefined) return def;
-  if (!/^\d+$/.test(raw) || Number(raw) > max) {
-    throw badRequest(`${name} must be a whole number from 0 to ${max}`, { parameter: name, value: raw });
-  }
-  return Number(raw);
-}
+const st = (ctx: Context) => ctx.state as NgsiState;
 
 /**
- * GET /entities (ETSI GS CIM 009 v1.8 §6.4.3.2): selection by `type` (comma list), `id`, `idPattern`,
- * `attrs`; `limit`/`offset` with the `NGSILD-Results-Count` header for `count=true` and `Link` rel=next/prev.
+ * Query entities (ETSI GS CIM 009 v1.8 §5.7.2): GET /entities (§6.4.3.2) with `type` expressions, `id`,
+ * `idPattern`, `attrs`, `q`, `scopeQ`, and POST /entityOperations/query (§6.23) with a Query body;
+ * both with `limit`/`offset`, `count=true` (`NGSILD-Results-Count`), `Link` rel=next/prev, the render
+ * options, `datasetId`, `join`/`joinLevel` and GeoJSON (`geometryProperty`).
  */
-export function registerQueryRoutes(router: Router, repo: EntityRepository, maxLimit: number): void {
-  router.get("/entities", async (ctx) => {
+export function registerQueryRoutes(
+  router: Router,
+  repo: EntityRepository,
+  index: AttributeIndex,
+  maxLimit: number,
+): void {
+  const answer = async (ctx: Context, filter: EntityFilter, body: QueryBodyExtras = {}) => {
+    const { lang } = body;
     const s = st(ctx);
-    for (const p of UNSUPPORTED) if (param(ctx, p) !== undefined) refuseUnsupported(p);
-    const typeList = listParam(ctx, "type");
-    if (typeList?.some((t) => /[|;()]/.test(t))) refuseUnsupported("type expressions");
-    const ids = listParam(ctx, "id");
-    if (ids?.some((i) => !isAbsoluteUri(i))) throw badRequest("id must list URIs", { parameter: "id" });
-    const idPattern = param(ctx, "idPattern");
-    const attrs = listParam(ctx, "attrs");
-    if (!typeList && !ids && !idPattern && !attrs) {
-      throw badRequest("A query needs at least one of type, id, idPattern, attrs, q or a geo-query");
-    }
     const limit = intParam(ctx, "limit", 20, maxLimit);
     const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
     const count = param(ctx, "count") === "true";
     if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
     const opts = renderOptions(ctx, s.ldContext);
+    if (filter.attrs) opts.attrs = new Set(filter.attrs.names);
+    if (lang !== undefined) opts.lang = parseLang(lang);
     const type = negotiate(ctx, ["application/json", "application/ld+json", "application/geo+json"]);
-    const page = await queryEntities(
-      repo,
-      s.tenant,
-      {
-        types: typeList?.map((t) => s.ldContext.expandTerm(t)),
-        ids,
-        idPattern: idPattern ? compileIdPattern(idPattern) : undefined,
-        attrs: attrs?.map((a) => canonicalName(s.ldContext, a)),
-        limit,
-        offset,
-      },
-      s.ldContext,
-    );
-    if (count) ctx.set("NGSILD-Results-Count", String(page.total));
-    setPageLinks(ctx, offset, limit, page.total);
+    const query: EntityQuery = { ...filter, limit, offset, count };
+    const page = await queryEntities(repo, index, s.tenant, query, s.ldContext);
+    if (page.total !== undefined) ctx.set("NGSILD-Results-Count", String(page.total));
+    setPageLinks(ctx, offset, limit, page.hasMore);
     const geoProp = param(ctx, "geometryProperty");
-    const body =
-      type === "application/geo+json"
-        ? renderFeatureCollection(
-            page.entities,
-            opts,
-            geoProp ? canonicalName(s.ldContext, geoProp) : undefined,
-          )
-        : page.entities.map((e) => renderEntity(e, opts));
-    sendNgsi(ctx, 200, body, type);
-  });
-}
-
-const st = (ctx: Context) => ctx.state as NgsiState;
-
-/** Link headers to the next and previous pages (§6.3.13 pagination). */
-function setPageLinks(ctx: Context, offset: number, limit: number, total: number): void {
-  const links: string[] = [];
-  const url = (o: number) => {
-    const q = new URLSearchParams(ctx.querystring);
-    q.set("offset", String(o));
-    q.set("limit", String(limit));
-    return `<${ctx.path}?${q.toString()}>`;
+    const { join, level } = joinParams(ctx, body);
+    if (type === "application/geo+json") {
+      const geometry = geoProp ? canonicalName(s.ldContext, geoProp) : undefined;
+      sendNgsi(ctx, 200, renderFeatureCollection(page.entities, opts, geometry), type);
+      return;
+    }
+    const read = async (ids: string[]) =>
+      (await repo.readMany(s.tenant, ids, s.ldContext)).filter((x): x is Entity => !!x);
+    const shown = join
+      ? await renderJoinedList(page.entities, join, level, opts, read)
+      : page.entities.map((e) => renderEntity(e, opts));
+    // an entity of which pick/omit/datasetId leave no member is not listed (§4.21)
+    sendNgsi(
+      ctx,
+      200,
+      shown.filter((e) => Object.keys(e).length > 0),
+      type,
+    );
   };
-  if (limit > 0 && offset + limit < total)
-    links.push(`${url(offset + limit)}; rel="next"; type="application/ld+json"`);
-  if (limit > 0 && offset > 0)
-    links.push(`${url(Math.max(0, offset - limit))}; rel="prev"; type="application/ld+json"`);
-  if (links.length) ctx.append("Link", links);
+
+  router.get("/entities", async (ctx) => {
+    const filter = filterFromParams(ctx, st(ctx).ldContext);
+    await answer(ctx, filter);
+  });
+
+  router.post("/entityOperations/query", async (ctx) => {
+    const s = st(ctx);
+    const { filter, ...extras } = entityQueryFromBody(s.body, s.ldContext);
+    await answer(ctx, filter, extras);
+  });
 }

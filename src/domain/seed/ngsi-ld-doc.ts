@@ -12,6 +12,16 @@ export const NGSI_LD_CORE_CONTEXT_URL = "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld
 export const TRAFFIC_ENTITY_CONTEXT: readonly string[] = [TRAFFIC_CONTEXT_URL, NGSI_LD_CORE_CONTEXT_URL];
 /** The ontology namespace the traffic context maps its terms to. */
 export const TRAFFIC_NS = "https://w3id.org/citygraph/traffic#";
+/**
+ * Shortcut predicates the traffic ontology uses for NGSI-LD core terms it cannot redefine (the core
+ * context protects `status` and `location`): the plain value triple of `ngsi-ld:status` is
+ * `traffic:status`, and `ngsi-ld:location` also gets `traffic:location` with its WKT literal
+ * (interface spec §4.10; ontology/traffic.ttl; DESIGN.md "Values are also plain triples").
+ */
+export const TRAFFIC_SHORTCUT_ALIASES: Readonly<Record<string, string>> = {
+  "https://uri.etsi.org/ngsi-ld/status": `${TRAFFIC_NS}status`,
+  "https://uri.etsi.org/ngsi-ld/location": `${TRAFFIC_NS}location`,
+};
 
 /** A normalized NGSI-LD entity document, ready for POST /entities or /entityOperations/upsert. */
 export interface NgsiLdEntityDoc {

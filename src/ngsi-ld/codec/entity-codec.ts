@@ -24,6 +24,12 @@ export interface ToTriplesOptions {
    * `shortcuts: false` still gives the purely normative RDF.
    */
   compactTimes?: boolean;
+  /**
+   * Predicates to write a shortcut triple under instead of the attribute's own IRI (attribute IRI ->
+   * shortcut predicate IRI). A deployment vocabulary uses it for core terms it cannot redefine: the
+   * traffic ontology reads `ngsi-ld:status` as `traffic:status` (DESIGN.md "Values are also plain triples").
+   */
+  shortcutAliases?: Readonly<Record<string, string>>;
 }
 
 function compiled(ctx: CompiledContext): CompiledJsonLdContext {
@@ -50,7 +56,9 @@ export function entityToTriples(
   const entityTerm = subject.startsWith("<") ? subject : ntIri(entity.id);
   const times = split ? attributeTimesLine(entityTerm, split.times) : "";
   const text =
-    opts.shortcuts === false ? w.text + times : w.text + times + shortcutTriples(entity, entityTerm, c);
+    opts.shortcuts === false
+      ? w.text + times
+      : w.text + times + shortcutTriples(entity, entityTerm, c, opts.shortcutAliases);
   return flat(text);
 }
 

@@ -22,24 +22,32 @@ type Obj = { [k: string]: JsonValue };
  * Shortcut triples (DESIGN.md "Values are also plain triples"): one direct triple per value of each
  * ENTITY-LEVEL attribute instance, so SPARQL reads naturally and GeoSPARQL works (OGC GeoSPARQL 1.1
  * §8.5 geo:asWKT, W3C WGS84 geo:lat/long for the `location` Point). Sub-attributes, JsonProperty and
- * the list kinds get none. The NGSI-LD reader ignores these triples.
+ * the list kinds get none. The NGSI-LD reader ignores these triples. `aliases` maps an attribute IRI to
+ * the predicate its shortcut uses instead (see ToTriplesOptions.shortcutAliases); an aliased GeoProperty
+ * also gets its WKT literal under the alias.
  */
-export function shortcutTriples(entity: NgsiEntity, subject: string, ctx: CompiledJsonLdContext): string {
+export function shortcutTriples(
+  entity: NgsiEntity,
+  subject: string,
+  ctx: CompiledJsonLdContext,
+  aliases: Readonly<Record<string, string>> = {},
+): string {
   let text = "";
   for (const key of Object.keys(entity)) {
     if (ENTITY_META_KEYS.has(key)) continue;
-    const iri = ctx.vocabIri(key);
-    if (iri === null || iri.charCodeAt(0) === 64) continue;
+    const own = ctx.vocabIri(key);
+    if (own === null || own.charCodeAt(0) === 64) continue;
+    const iri = aliases[own] ?? own;
     const v = entity[key];
     for (const inst of (Array.isArray(v) ? v : [v]) as unknown[]) {
       if (inst === null || typeof inst !== "object" || Array.isArray(inst)) continue;
-      for (const o of objectsOf(inst as Obj, iri, ctx)) text += ntLine(subject, o[0], o[1]);
+      for (const o of objectsOf(inst as Obj, own, iri, ctx)) text += ntLine(subject, o[0], o[1]);
     }
   }
   return text;
 }
 
-function objectsOf(inst: Obj, iri: string, ctx: CompiledJsonLdContext): [string, string][] {
+function objectsOf(inst: Obj, own: string, iri: string, ctx: CompiledJsonLdContext): [string, string][] {
   const out: [string, string][] = [];
   switch (inst.type) {
     case "Property":
@@ -73,11 +81,13 @@ function objectsOf(inst: Obj, iri: string, ctx: CompiledJsonLdContext): [string,
     case "GeoProperty": {
       const wkt = geoJsonToWkt(inst.value);
       if (wkt === undefined) break;
-      out.push([GEO_AS_WKT, ntLiteral(wkt, GEO_WKT_LITERAL)]);
+      const lit = ntLiteral(wkt, GEO_WKT_LITERAL);
+      out.push([GEO_AS_WKT, lit]);
+      if (iri !== own) out.push([iri, lit]);
       const g = inst.value as Obj;
       const c = g.coordinates;
       if (
-        iri === NGSI_LD_LOCATION &&
+        own === NGSI_LD_LOCATION &&
         g.type === "Point" &&
         Array.isArray(c) &&
         typeof c[0] === "number" &&

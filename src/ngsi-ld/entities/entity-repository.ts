@@ -3,6 +3,7 @@ import type { GraphStore, GraphWrite } from "../../store/graph-store";
 import type { EntityIndex } from "../../store/indexes/entity-index";
 import type { GraphCache } from "../../store/indexes/graph-cache";
 import type { Entity } from "../model/entity";
+import type { GeoIndex } from "../query/geo";
 import type { EntityCodec } from "./entity-codec";
 import { KeyedLock } from "./keyed-lock";
 
@@ -23,13 +24,34 @@ export interface EntityChangeMeta {
  */
 export class EntityRepository {
   readonly locks = new KeyedLock();
+  private readonly durableHooks: ((tenant: string, meta: EntityChangeMeta) => Promise<void>)[] = [];
+  private barrier?: (seq: number) => Promise<void> | undefined;
 
   constructor(
     private readonly store: GraphStore,
     readonly index: EntityIndex,
     private readonly codec: EntityCodec,
     private readonly cache: GraphCache,
+    /** The geo index of the same store (geo-queries, ETSI GS CIM 009 v1.8 §4.10), fed by the change feed. */
+    readonly geo: GeoIndex,
   ) {}
+
+  /**
+   * Adds a hook awaited after every commit, before the write is acknowledged: for derived state that
+   * must be as durable as the entity (the temporal history, issue 5). A hook failing fails the write's
+   * acknowledgement, though the entity change itself is already committed.
+   */
+  onDurableCommit(hook: (tenant: string, meta: EntityChangeMeta) => Promise<void>): void {
+    this.durableHooks.push(hook);
+  }
+
+  /**
+   * Sets what a commit waits for after it is durable and before it resolves (issue 4 item 4: the
+   * notifications of an acknowledged write are enqueued before the acknowledgement).
+   */
+  setCommitBarrier(barrier: (seq: number) => Promise<void> | undefined): void {
+    this.barrier = barrier;
+  }
 
   /** True if the entity exists (index lookup, no store round trip). */
   exists(tenant: string, id: string): boolean {
@@ -86,7 +108,14 @@ export class EntityRepository {
       after.set(id, null);
     }
     if (writes.length === 0) return;
+    const unknown = remove.filter((id) => !before.has(id));
+    if (unknown.length) {
+      // the change feed tells what was deleted (types for subscriptions, the last state for entityDeleted)
+      for (const e of await this.readMany(tenant, unknown, ctx)) if (e) before.set(e.id, e);
+    }
     const meta: EntityChangeMeta = { operation, after, before, ctx };
-    await this.store.commit(tenant, writes, meta);
+    const seq = await this.store.commit(tenant, writes, meta);
+    for (const hook of this.durableHooks) await hook(tenant, meta);
+    await this.barrier?.(seq);
   }
 }

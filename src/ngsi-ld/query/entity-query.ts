@@ -2,59 +2,134 @@ import { AppError, badRequest } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import type { EntityRepository } from "../entities/entity-repository";
 import type { Entity } from "../model/entity";
+import { FALSE, MAYBE, Tri } from "./expression";
+import type { AttributeIndex } from "./index/attribute-index";
+import { candidates } from "./query-candidates";
+import { EntityFilter, indexedMatch, matchesFilter } from "./query-filter";
 
-/** The selection part of an entity query (ETSI GS CIM 009 v1.8 §5.7.2, §6.4.3.2). */
-export interface EntityQuery {
-  /** Expanded type IRIs; an entity matches if it has any of them. */
-  types?: string[];
-  ids?: string[];
-  idPattern?: RegExp;
-  /** Canonical attribute names; an entity matches if it has at least one. */
-  attrs?: string[];
+/** An entity query (ETSI GS CIM 009 v1.8 §5.7.2): the filter and the page wanted. */
+export interface EntityQuery extends EntityFilter {
   limit: number;
   offset: number;
+  /** Whether the total number of matches is wanted (`count=true`). */
+  count: boolean;
 }
 
-/** One page of a query answer and the total count of matches. */
+/** One page of a query answer. */
 export interface QueryPage {
   entities: Entity[];
-  total: number;
+  /** Total number of matches, when `count` was asked for. */
+  total?: number;
+  /** True if matches follow this page. */
+  hasMore: boolean;
 }
 
+/** How many "maybe" candidates are read from the store at once. */
+const CHECK_BATCH = 256;
+
 /**
- * Answers an entity query from the id/type index (DESIGN.md "Indexes beside the store") and reads only
- * the entities of the requested page from the store. `q`, geo-queries and type expressions beyond
- * comma lists belong to issue 3 and are refused by the route with OperationNotSupported.
+ * Answers an entity query from the derived indexes (DESIGN.md "Indexes beside the store"): walks the
+ * smallest candidate set, lets the attribute index decide what it can, reads from the store only the
+ * candidates the index cannot decide (checking them with the exact evaluator) and the entities of the
+ * requested page. Without `count`, stops as soon as the page (and whether more follow) is known.
  */
 export async function queryEntities(
   repo: EntityRepository,
+  index: AttributeIndex,
   tenant: string,
   query: EntityQuery,
   ctx: CompiledContext,
 ): Promise<QueryPage> {
-  const types = query.types ? new Set(query.types) : undefined;
-  const ids = query.ids ? new Set(query.ids) : undefined;
-  const matches: string[] = [];
-  const candidates: Iterable<[string, string[]]> = ids
-    ? [...ids].flatMap((id): [string, string[]][] => {
-        const t = repo.index.types(tenant, id);
-        return t ? [[id, t]] : [];
-      })
-    : repo.index.entries(tenant);
-  for (const [id, t] of candidates) {
-    if (types && !t.some((x) => types.has(x))) continue;
-    if (query.idPattern && !query.idPattern.test(id)) continue;
-    matches.push(id);
+  const t = index.tenant(tenant);
+  const end = query.offset + query.limit;
+  const only = typeOnly(query);
+  if (only !== undefined) {
+    const members = t.types.get(only);
+    return page(
+      repo,
+      tenant,
+      ctx,
+      members ? [...take(members, end)] : [],
+      query,
+      members?.size ?? 0,
+      new Map(),
+    );
   }
-  if (query.attrs) {
-    const wanted = query.attrs;
-    const all = (await repo.readMany(tenant, matches, ctx)).filter((e): e is Entity => !!e);
-    const hit = all.filter((e) => wanted.some((a) => a in e));
-    return { entities: hit.slice(query.offset, query.offset + query.limit), total: hit.length };
+  const need = query.count ? Infinity : end + 1;
+  const matched: string[] = [];
+  const read = new Map<string, Entity>();
+  const geoIds = query.geo ? new Set(repo.geo.matches(tenant, query.geo)) : undefined;
+  const it = candidates(t, query, geoIds)[Symbol.iterator]();
+  let exhausted = false;
+  let awaited = false;
+  while (!exhausted && matched.length < need) {
+    const batch: [string, Tri][] = [];
+    let maybes = 0;
+    for (;;) {
+      const n = it.next();
+      if (n.done) {
+        exhausted = true;
+        break;
+      }
+      const r = indexedMatch(query, t, n.value, geoIds);
+      if (r === FALSE) continue;
+      batch.push([n.value, r]);
+      if (r === MAYBE) maybes++;
+      if (matched.length + batch.length >= need || maybes >= CHECK_BATCH) break;
+    }
+    if (maybes === 0) {
+      for (const [id] of batch) matched.push(id);
+      continue;
+    }
+    awaited = true;
+    const ids = batch.filter(([, r]) => r === MAYBE).map(([id]) => id);
+    const ok = new Set<string>();
+    for (const e of await repo.readMany(tenant, ids, ctx)) {
+      if (e && matchesFilter(query, e, ctx)) {
+        ok.add(e.id);
+        read.set(e.id, e);
+      }
+    }
+    for (const [id, r] of batch) if (r !== MAYBE || ok.has(id)) matched.push(id);
   }
-  const page = matches.slice(query.offset, query.offset + query.limit);
-  const entities = (await repo.readMany(tenant, page, ctx)).filter((e): e is Entity => !!e);
-  return { entities, total: matches.length };
+  const unique = awaited ? [...new Set(matched)] : matched;
+  return page(repo, tenant, ctx, unique, query, unique.length, read);
+}
+
+async function page(
+  repo: EntityRepository,
+  tenant: string,
+  ctx: CompiledContext,
+  matched: string[],
+  query: EntityQuery,
+  total: number,
+  read: Map<string, Entity>,
+): Promise<QueryPage> {
+  const ids = matched.slice(query.offset, query.offset + query.limit);
+  const missing = ids.filter((id) => !read.has(id));
+  for (const e of await repo.readMany(tenant, missing, ctx)) if (e) read.set(e.id, e);
+  return {
+    entities: ids.map((id) => read.get(id)).filter((e): e is Entity => !!e),
+    total: query.count ? total : undefined,
+    hasMore: total > query.offset + query.limit,
+  };
+}
+
+/** The one expanded type of a query that selects by a single type and nothing else. */
+function typeOnly(q: EntityQuery): string | undefined {
+  const s = q.selectors;
+  if (!s || s.length !== 1 || s[0].ids || s[0].idPattern || s[0].types?.kind !== "leaf") return undefined;
+  if (q.attrs || q.q || q.scopeQ || q.geo) return undefined;
+  return s[0].types.leaf;
+}
+
+function* take(ids: Iterable<string>, n: number): Generator<string> {
+  if (n <= 0) return;
+  let k = 0;
+  for (const id of ids) {
+    yield id;
+    if (++k >= n) return;
+  }
 }
 
 /** Compiles an idPattern (§4.9: a regular expression); 400 if it does not compile. */

@@ -1,5 +1,5 @@
 import { ATTRIBUTE_META_MEMBERS, ATTRIBUTE_VALUE_MEMBER } from "../model/attribute-kinds";
-import { attributeNames, Entity, instancesOf } from "../model/entity";
+import { attributeNames, datasetIdOf, Entity, instancesOf } from "../model/entity";
 import type { AttributeInstance } from "../model/normalize-attribute";
 import { pickLanguage } from "./language";
 import type { RenderOptions } from "./render-options";
@@ -8,12 +8,11 @@ const SYS = new Set(["createdAt", "modifiedAt"]);
 
 /**
  * Renders a stored entity for a response (ETSI GS CIM 009 v1.8 §4.5.1, §4.5.3, §4.5.x concise,
- * §5.7.1 `attrs`/`pick`/`omit`/`lang`/`sysAttrs`). The input is not modified.
+ * §5.7.1 `attrs`/`pick`/`omit`/`lang`/`sysAttrs`, §5.7.2 `datasetId`). The input is not modified.
  */
 export function renderEntity(e: Entity, opts: RenderOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const keep = (member: string): boolean =>
-    (!opts.pick || opts.pick.has(member)) && (!opts.omit || !opts.omit.has(member));
+  const keep = (member: string) => keepsMember(opts, member);
   if (keep("id")) out.id = e.id;
   if (keep("type")) out.type = e.type;
   if (e.scope !== undefined && keep("scope")) out.scope = e.scope;
@@ -24,10 +23,25 @@ export function renderEntity(e: Entity, opts: RenderOptions): Record<string, unk
   for (const name of attributeNames(e)) {
     if (opts.attrs && !opts.attrs.has(name)) continue;
     if (!keep(name)) continue;
-    const shown = instancesOf(e, name).map((i) => renderInstance(i, opts));
+    const kept = opts.datasetIds
+      ? instancesOf(e, name).filter((i) => inDatasets(i, opts.datasetIds))
+      : instancesOf(e, name);
+    if (kept.length === 0) continue;
+    const shown = kept.map((i) => renderInstance(i, opts));
     out[name] = shown.length === 1 ? shown[0] : shown;
   }
   return out;
+}
+
+/** True if `pick`/`omit` keep `member` (§4.21; an omit list's nested parts do not omit the member). */
+export function keepsMember(opts: RenderOptions, member: string): boolean {
+  if (opts.pick && !opts.pick.names.has(member)) return false;
+  return !opts.omit || !opts.omit.names.has(member) || opts.omit.nested.has(member);
+}
+
+/** True if the instance's datasetId (`@none` for the default instance) is in `ids` (§4.5.5). */
+function inDatasets(i: AttributeInstance, ids: ReadonlySet<string> | undefined): boolean {
+  return !ids || ids.has(datasetIdOf(i) ?? "@none");
 }
 
 /** Renders one attribute instance in the requested format. */

@@ -1,3 +1,5 @@
+import type { Projection } from "./projection";
+
 /** Representation of entities in responses (ETSI GS CIM 009 v1.8 §4.5.1 normalized, §4.5.3 keyValues, concise). */
 export type EntityFormat = "normalized" | "keyValues" | "concise";
 
@@ -8,10 +10,12 @@ export interface RenderOptions {
   sysAttrs: boolean;
   /** Only these attributes (`attrs`; compacted names), or undefined for all. */
   attrs?: Set<string>;
-  /** Only these members (`pick`; may name id, type and attributes). */
-  pick?: Set<string>;
-  /** Leave these members out (`omit`). */
-  omit?: Set<string>;
+  /** Only these members (`pick`; may name id, type and attributes; nested lists for linked entities). */
+  pick?: Projection;
+  /** Leave these members out (`omit`; nested lists apply to linked entities only). */
+  omit?: Projection;
   /** Language preferences (`lang`), already parsed; LanguageProperties become Properties. */
   lang?: string[];
+  /** Only the attribute instances of these datasetIds (`datasetId`; `@none` = the default instance). */
+  datasetIds?: Set<string>;
 }

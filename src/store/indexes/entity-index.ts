@@ -1,4 +1,4 @@
-import type { CommitEvent, GraphStore } from "../graph-store";
+import { isInternalGraph, type CommitEvent, type GraphStore } from "../graph-store";
 
 const RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
 
@@ -18,6 +18,7 @@ export class EntityIndex {
       const map = this.tenantMap(tenant);
       for (const r of rows) {
         const id = r.g.slice(1, -1);
+        if (isInternalGraph(id)) continue;
         const t = typeIri(r.t.slice(1, -1));
         const list = map.get(id);
         if (list) list.push(t);
@@ -68,7 +69,7 @@ export class EntityIndex {
 }
 
 /** The rdf:type objects of subject `id` in N-Triples text (lines `<id> rdf:type <T> .`). */
-function typesInTriples(id: string, triples: string): string[] {
+export function typesInTriples(id: string, triples: string): string[] {
   const prefix = `<${id}> ${RDF_TYPE} <`;
   const out: string[] = [];
   let at = triples.indexOf(prefix);

@@ -19,8 +19,16 @@ export interface JournalScan {
  * and reported, never fatal: its commit was never acknowledged. Damage followed by more data, or damage
  * in any earlier segment, would lose acknowledged commits: that is an error with a clear message.
  * Segments are read one at a time, so memory holds one segment, not the whole journal.
+ *
+ * `readOnly` is for a reader beside a live writer (the SPARQL replica): nothing is truncated, and any
+ * damage in the last segment only ends the read there, since the writer may be appending that record.
  */
-export function replayJournal(dir: string, afterSeq: number, apply: (r: JournalRecord) => void): JournalScan {
+export function replayJournal(
+  dir: string,
+  afterSeq: number,
+  apply: (r: JournalRecord) => void,
+  readOnly = false,
+): JournalScan {
   const segments = listSegments(dir);
   let lastSeq = afterSeq;
   const scan: JournalScan = { tailStart: segments.at(-1)?.startSeq, droppedBytes: 0 };
@@ -30,7 +38,7 @@ export function replayJournal(dir: string, afterSeq: number, apply: (r: JournalR
     const d = decoded.damage;
     if (d) {
       const last = i === segments.length - 1;
-      if (!last || !d.torn) {
+      if (!last || (!d.torn && !readOnly)) {
         throw new Error(
           `journal corrupt: ${seg.file} has a ${d.reason} at byte ${d.offset} of ${buf.length}` +
             (last ? " followed by more data" : " and later segments exist") +
@@ -39,7 +47,7 @@ export function replayJournal(dir: string, afterSeq: number, apply: (r: JournalR
       }
       scan.droppedBytes = buf.length - decoded.validBytes;
       scan.droppedReason = d.reason;
-      fs.truncateSync(seg.file, decoded.validBytes);
+      if (!readOnly) fs.truncateSync(seg.file, decoded.validBytes);
     }
     for (const r of decoded.records) {
       if (r.seq <= lastSeq) continue;

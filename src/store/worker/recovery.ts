@@ -7,6 +7,9 @@ import type { TenantDatasets } from "./tenant-datasets";
 
 type Log = (level: "info" | "warn" | "error", msg: string, fields?: object) => void;
 
+/** What recovery loads into: the tenant datasets, or a filter in front of them (the SPARQL replica). */
+export type RecoveryTarget = Pick<TenantDatasets, "apply" | "loadSnapshot" | "quads">;
+
 /** What start-up recovered. */
 export interface Recovered {
   lastSeq: number;
@@ -35,13 +38,15 @@ export function preGrowWasmMemory(bytes: number): void {
 
 /**
  * Start-up = latest snapshot + journal replay (DESIGN.md "Durability is ours to build"). Stray temp
- * and unreferenced snapshot files of an interrupted compaction are removed first.
+ * and unreferenced snapshot files of an interrupted compaction are removed first. `readOnly` reads
+ * beside a live store worker (the SPARQL replica): it removes and truncates nothing; a file that a
+ * concurrent compaction removes makes it throw, and the caller starts over.
  */
-export function recover(dir: string, datasets: TenantDatasets, log: Log): Recovered {
+export function recover(dir: string, datasets: RecoveryTarget, log: Log, readOnly = false): Recovered {
   const t0 = Date.now();
   fs.mkdirSync(dir, { recursive: true });
   const manifest = readManifest(dir);
-  removeStaleSnapshots(dir, manifest);
+  if (!readOnly) removeStaleSnapshots(dir, manifest);
   let lastSeq = 0;
   if (manifest) {
     for (const t of manifest.tenants)
@@ -52,20 +57,25 @@ export function recover(dir: string, datasets: TenantDatasets, log: Log): Recove
   const t1 = Date.now();
   let replayed = 0;
   let lastReport = t1;
-  const scan = replayJournal(dir, lastSeq, (r) => {
-    datasets.apply(r.tenant, r.writes, true);
-    lastSeq = r.seq;
-    replayed++;
-    if (Date.now() - lastReport > 5000) {
-      lastReport = Date.now();
-      log("info", "store journal replay in progress", {
-        records: replayed,
-        quads: datasets.quads,
-        ms: lastReport - t1,
-      });
-    }
-  });
-  if (scan.droppedBytes > 0) {
+  const scan = replayJournal(
+    dir,
+    lastSeq,
+    (r) => {
+      datasets.apply(r.tenant, r.writes, true);
+      lastSeq = r.seq;
+      replayed++;
+      if (Date.now() - lastReport > 5000) {
+        lastReport = Date.now();
+        log("info", "store journal replay in progress", {
+          records: replayed,
+          quads: datasets.quads,
+          ms: lastReport - t1,
+        });
+      }
+    },
+    readOnly,
+  );
+  if (scan.droppedBytes > 0 && !readOnly) {
     log("warn", "store journal: cut a torn last record (it was never acknowledged)", {
       bytes: scan.droppedBytes,
       reason: scan.droppedReason,

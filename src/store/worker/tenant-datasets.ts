@@ -48,6 +48,11 @@ export class TenantDatasets {
     return [...this.counts.entries()].filter(([, m]) => m.size > 0).map(([t]) => t);
   }
 
+  /** The Oxigraph store of `tenant`, if it ever held a graph (for read-only queries: the SPARQL replica). */
+  storeFor(tenant: string): oxigraph.Store | undefined {
+    return this.stores.get(tenant);
+  }
+
   /** The graph names of `tenant` (a copy, safe to iterate while writes go on). */
   graphs(tenant: string): string[] {
     return [...(this.counts.get(tenant)?.keys() ?? [])];
@@ -105,7 +110,12 @@ export class TenantDatasets {
    * snapshot: one load call for the whole file left 2.37 GB of WASM memory, 32 MiB slices 1.78 GB in
    * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s.
    */
-  loadSnapshot(tenant: string, chunks: Iterable<Uint8Array>, source: string, sliceBytes = 32 << 20): void {
+  loadSnapshot(
+    tenant: string,
+    chunks: Iterable<Uint8Array>,
+    source = "snapshot",
+    sliceBytes = 32 << 20,
+  ): void {
     const store = this.storeOf(tenant);
     const counts = this.countsOf(tenant);
     let pending: Buffer[] = [];

@@ -10,6 +10,23 @@ describe("loadConfig (issue 2 item 2)", () => {
     expect(c.redisUrl).to.equal(undefined);
     expect(c.logLevel).to.equal("info");
     expect(c.seed).to.equal(true);
+    expect(c.sparqlTimeoutMs).to.equal(10_000);
+    expect(c.sparqlMaxRows).to.equal(100_000);
+  });
+
+  it("reads durations with units (bare numbers are seconds)", () => {
+    expect(loadConfig({ SPARQL_TIMEOUT: "2.5s" }).sparqlTimeoutMs).to.equal(2500);
+    expect(loadConfig({ SPARQL_TIMEOUT: "500ms" }).sparqlTimeoutMs).to.equal(500);
+    expect(loadConfig({ SPARQL_TIMEOUT: "2m" }).sparqlTimeoutMs).to.equal(120_000);
+    expect(loadConfig({ SPARQL_TIMEOUT: "30" }).sparqlTimeoutMs).to.equal(30_000);
+    expect(() => loadConfig({ SPARQL_TIMEOUT: "soon" })).to.throw(
+      ConfigError,
+      /SPARQL_TIMEOUT must be a duration/,
+    );
+    expect(() => loadConfig({ SPARQL_TIMEOUT: "2d" })).to.throw(
+      ConfigError,
+      /SPARQL_TIMEOUT must be between/,
+    );
   });
 
   it("reads and checks values", () => {

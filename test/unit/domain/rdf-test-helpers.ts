@@ -16,7 +16,7 @@ import { projectRoot } from "../../../src/domain/seed/project-root";
 import {
   NGSI_LD_CORE_CONTEXT_URL,
   TRAFFIC_CONTEXT_URL,
-  TRAFFIC_NS,
+  TRAFFIC_SHORTCUT_ALIASES,
 } from "../../../src/domain/seed/ngsi-ld-doc";
 
 const { namedNode, literal, quad, blankNode, defaultGraph } = DataFactory;
@@ -24,11 +24,6 @@ const NGSI = "https://uri.etsi.org/ngsi-ld/";
 const XSD = "http://www.w3.org/2001/XMLSchema#";
 const GEO = "http://www.w3.org/2003/01/geo/wgs84_pos#";
 const GEOSPARQL = "http://www.opengis.net/ont/geosparql#";
-
-/** Shortcut predicate aliases: core-context attribute IRIs whose shortcut uses the ontology IRI. */
-export const SHORTCUT_PREDICATE_ALIASES: Record<string, string> = {
-  [`${NGSI}status`]: `${TRAFFIC_NS}status`,
-};
 
 const LOCAL_CONTEXTS: Record<string, string> = {
   [TRAFFIC_CONTEXT_URL]: "contexts/traffic.jsonld",
@@ -113,7 +108,7 @@ export function shortcutQuads(expanded: Json): Quad[] {
   const out: Quad[] = [];
   for (const [attr, instances] of Object.entries(expanded)) {
     if (attr.startsWith("@")) continue;
-    const p = namedNode(SHORTCUT_PREDICATE_ALIASES[attr] ?? attr);
+    const p = namedNode(TRAFFIC_SHORTCUT_ALIASES[attr] ?? attr);
     for (const inst of instances as Json[]) {
       const kind = ((inst["@type"] as string[] | undefined) ?? [])[0];
       if (kind === `${NGSI}Property` || kind === `${NGSI}ListProperty`) {

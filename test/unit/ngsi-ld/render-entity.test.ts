@@ -58,12 +58,16 @@ describe("renderEntity (ETSI GS CIM 009 §4.5, §5.7.1)", () => {
       "type",
       "speed",
     ]);
-    expect(Object.keys(renderEntity(stored, opts({ pick: new Set(["id", "district"]) })))).to.deep.equal([
-      "id",
-      "district",
-    ]);
     expect(
-      renderEntity(stored, opts({ omit: new Set(["type", "speed", "location", "name"]) })),
+      Object.keys(
+        renderEntity(stored, opts({ pick: { names: new Set(["id", "district"]), nested: new Map() } })),
+      ),
+    ).to.deep.equal(["id", "district"]);
+    expect(
+      renderEntity(
+        stored,
+        opts({ omit: { names: new Set(["type", "speed", "location", "name"]), nested: new Map() } }),
+      ),
     ).to.deep.equal({
       id: "urn:ngsi-ld:Camera:7",
       district: { type: "Relationship", object: "urn:ngsi-ld:District:q1" },

@@ -1,0 +1,78 @@
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { badRequest } from "../../errors";
+import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
+import type { ContextCompiler, SubscriptionService } from "../../ngsi-ld/subscriptions/subscription-service";
+import { subscriptionView } from "../../ngsi-ld/subscriptions/subscription-view";
+import type { SubscriptionRecord } from "../../ngsi-ld/subscriptions/subscription";
+import { negotiate, sendNgsi } from "./negotiate";
+import type { NgsiState } from "./ngsi-state";
+import { intParam, optionsParam, param, setPageLinks } from "./query-params";
+
+const st = (ctx: Context) => ctx.state as NgsiState;
+
+function pathId(ctx: Context): string {
+  const id = (ctx.params as Record<string, string>).subscriptionId;
+  if (!isAbsoluteUri(id)) throw badRequest(`Subscription id ${JSON.stringify(id)} is not a URI`, { id });
+  return id;
+}
+
+function bodyOf(ctx: Context): unknown {
+  const body = st(ctx).body;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw badRequest("The body must be a JSON object");
+  }
+  return body;
+}
+
+/**
+ * Routes of the subscription resources (ETSI GS CIM 009 v1.8 §6.10, §6.11): POST /subscriptions (201 +
+ * Location), GET /subscriptions (limit, offset, count, Link rel=next/prev), GET, PATCH (204) and DELETE
+ * (204) /subscriptions/{subscriptionId}.
+ */
+export function registerSubscriptionRoutes(
+  router: Router,
+  subs: SubscriptionService,
+  compile: ContextCompiler,
+  maxLimit: number,
+): void {
+  const view = async (ctx: Context, r: SubscriptionRecord) =>
+    subscriptionView(r, await compile(r.context), st(ctx).ldContext, optionsParam(ctx).has("sysAttrs"));
+
+  router.post("/subscriptions", async (ctx) => {
+    const s = st(ctx);
+    const id = await subs.create(s.tenant, bodyOf(ctx), s.contextValue, s.ldContext);
+    ctx.status = 201;
+    ctx.body = "";
+    ctx.set("Location", `/ngsi-ld/v1/subscriptions/${id}`);
+  });
+
+  router.get("/subscriptions", async (ctx) => {
+    const type = negotiate(ctx, ["application/json", "application/ld+json"]);
+    const limit = intParam(ctx, "limit", 20, maxLimit);
+    const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
+    const count = param(ctx, "count") === "true";
+    if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
+    const all = subs.list(st(ctx).tenant);
+    if (count) ctx.set("NGSILD-Results-Count", String(all.length));
+    setPageLinks(ctx, offset, limit, all.length > offset + limit);
+    const page = all.slice(offset, offset + limit);
+    sendNgsi(ctx, 200, await Promise.all(page.map((r) => view(ctx, r))), type);
+  });
+
+  router.get("/subscriptions/:subscriptionId", async (ctx) => {
+    const type = negotiate(ctx, ["application/json", "application/ld+json"]);
+    sendNgsi(ctx, 200, await view(ctx, subs.get(st(ctx).tenant, pathId(ctx))), type);
+  });
+
+  router.patch("/subscriptions/:subscriptionId", async (ctx) => {
+    const s = st(ctx);
+    await subs.update(s.tenant, pathId(ctx), bodyOf(ctx), s.contextValue, s.ldContext);
+    ctx.status = 204;
+  });
+
+  router.delete("/subscriptions/:subscriptionId", async (ctx) => {
+    await subs.delete(st(ctx).tenant, pathId(ctx));
+    ctx.status = 204;
+  });
+}

@@ -1,0 +1,56 @@
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { AppError } from "../../errors";
+import { negotiateFormat, queryFormOf, GRAPH_FORMATS, SOLUTION_FORMATS } from "../../rdf/sparql-results";
+import type { ReplicaAnswer, ReplicaQuery } from "../../store/replica/replica-protocol";
+import { tenantOf } from "../http/tenant";
+import { readQueryText, updateRefused } from "./sparql-request";
+
+/** What the SPARQL face needs: something that answers a query (the replica). */
+export interface SparqlQueryService {
+  query(q: ReplicaQuery): Promise<ReplicaAnswer>;
+}
+
+/** Options of the SPARQL face. */
+export interface SparqlRouteOptions {
+  maxBodyBytes: number;
+  /** SPARQL_MAX_ROWS. */
+  maxRows: number;
+}
+
+/**
+ * The SPARQL endpoint `/sparql` (interface spec §4.10; SPARQL 1.1 Protocol §2.1): GET and POST queries,
+ * answers in JSON, XML, CSV, TSV (SELECT, ASK) or Turtle, N-Triples, JSON-LD (CONSTRUCT, DESCRIBE) by
+ * content negotiation, over the dataset of the tenant in `NGSILD-Tenant`. Read-only: updates get 400.
+ * An answer cut at SPARQL_MAX_ROWS says so in `X-SPARQL-MaxRows` (as Virtuoso does).
+ */
+export function registerSparqlRoutes(
+  router: Router,
+  service: SparqlQueryService,
+  opts: SparqlRouteOptions,
+): void {
+  const handle = async (ctx: Context): Promise<void> => {
+    const tenant = tenantOf(ctx);
+    const sparql = await readQueryText(ctx, opts.maxBodyBytes);
+    const form = queryFormOf(sparql);
+    if (form === "UPDATE") throw updateRefused();
+    const format = negotiateFormat(form, ctx.get("Accept"));
+    if (!format) {
+      const offered = (form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS).map(
+        (f) => f.mediaType,
+      );
+      throw new AppError(
+        "NotAcceptable",
+        `No acceptable format for a ${form} answer; offered: ${offered.join(", ")}`,
+      );
+    }
+    const answer = await service.query({ tenant, sparql, form, format: format.kind, maxRows: opts.maxRows });
+    ctx.status = 200;
+    ctx.type = `${format.mediaType}; charset=utf-8`;
+    ctx.set("Vary", "Accept");
+    if (answer.truncated) ctx.set("X-SPARQL-MaxRows", String(opts.maxRows));
+    ctx.body = answer.body;
+  };
+  router.get("/sparql", handle);
+  router.post("/sparql", handle);
+}

@@ -1,0 +1,139 @@
+import RBush from "rbush";
+import { NGSI_LD_GEOPROPERTY } from "../../../rdf/vocab";
+import type { CommitEvent, GraphStore } from "../../../store/graph-store";
+import {
+  attributeFacts,
+  attributeFactsSparql,
+  attributeFactsFromRows,
+  type AttributeFact,
+} from "../../codec/attribute-facts";
+import { geometryError } from "../../model/geojson";
+import { geometryBBox, searchBox, type BBox } from "./geo-bbox";
+import { matchesGeoQuery } from "./geo-predicates";
+import type { GeoQuery, Geometry } from "./geo-query";
+
+/** One GeoProperty instance of one entity in the R-tree. */
+interface Item extends BBox {
+  id: string;
+  geometry: Geometry;
+}
+
+/** The GeoProperties of one tenant: an R-tree per expanded GeoProperty IRI, and each entity's items. */
+interface TenantGeo {
+  trees: Map<string, RBush<Item>>;
+  byEntity: Map<string, { attribute: string; item: Item }[]>;
+}
+
+/**
+ * The geo index (DESIGN.md "Indexes beside the store, derived from it"; ETSI GS CIM 009 v1.8 §4.10):
+ * per tenant and GeoProperty, the bounding box and the GeoJSON value of every entity's geometry in an
+ * R-tree (rbush). Built from the graph at start ({@link rebuild}), kept current by the change feed
+ * ({@link apply}); a cache that can always be rebuilt from the store. Geometries are read through
+ * codec/attribute-facts.ts, the one place that knows how a GeoProperty sits in the graph.
+ */
+export class GeoIndex {
+  private readonly tenants = new Map<string, TenantGeo>();
+
+  /** Rebuilds the index from the store (start-up): one SPARQL SELECT of the GeoProperty nodes per
+   * tenant, bulk-loaded trees. */
+  async rebuild(store: GraphStore): Promise<void> {
+    this.tenants.clear();
+    for (const tenant of await store.tenants()) {
+      const facts = attributeFactsFromRows(
+        await store.select(tenant, attributeFactsSparql(NGSI_LD_GEOPROPERTY)),
+        NGSI_LD_GEOPROPERTY,
+      );
+      const t = this.tenant(tenant);
+      const loads = new Map<string, Item[]>();
+      for (const [id, fs] of facts) {
+        for (const { attribute, item } of this.itemsOf(id, fs)) {
+          (loads.get(attribute) ?? loads.set(attribute, []).get(attribute)!).push(item);
+          this.remember(t, id, attribute, item);
+        }
+      }
+      for (const [attribute, items] of loads) this.tree(t, attribute).load(items);
+    }
+  }
+
+  /** Applies one committed write (the change-feed listener): each written entity's items are replaced. */
+  apply(event: CommitEvent): void {
+    const t = this.tenant(event.tenant);
+    for (const w of event.writes) {
+      for (const { attribute, item } of t.byEntity.get(w.graph) ?? []) t.trees.get(attribute)?.remove(item);
+      t.byEntity.delete(w.graph);
+      if (w.triples === null) continue;
+      for (const { attribute, item } of this.itemsOf(w.graph, attributeFacts(w.triples, w.graph))) {
+        this.tree(t, attribute).insert(item);
+        this.remember(t, w.graph, attribute, item);
+      }
+    }
+  }
+
+  /**
+   * A superset of the ids of the entities of `tenant` whose `q.geopropertyIri` can match `q`, found by
+   * bounding boxes (see searchBox), each id once; undefined when boxes cannot narrow the search
+   * (`disjoint`, `near` with only `minDistance`): then every entity with the GeoProperty is a candidate.
+   */
+  candidates(tenant: string, q: GeoQuery): string[] | undefined {
+    const box = searchBox(q);
+    if (box === undefined) return undefined;
+    return unique(this.search(tenant, q.geopropertyIri, box));
+  }
+
+  /**
+   * The exact answer: ids of the entities of `tenant` with at least one instance of the GeoProperty
+   * that matches `q` (matchesGeoQuery on the indexed geometry), each once, without reading the store.
+   * Entities without the GeoProperty never match (§4.10).
+   */
+  matches(tenant: string, q: GeoQuery): string[] {
+    const box = searchBox(q);
+    const tree = this.tenants.get(tenant)?.trees.get(q.geopropertyIri);
+    const items = box === undefined ? (tree?.all() ?? []) : this.search(tenant, q.geopropertyIri, box);
+    return unique(items.filter((i) => matchesGeoQuery(i.geometry, q)));
+  }
+
+  /** Number of indexed GeoProperty instances of `tenant` (all GeoProperties). */
+  size(tenant: string): number {
+    let n = 0;
+    for (const items of this.tenants.get(tenant)?.byEntity.values() ?? []) n += items.length;
+    return n;
+  }
+
+  private search(tenant: string, attribute: string, box: BBox): Item[] {
+    return this.tenants.get(tenant)?.trees.get(attribute)?.search(box) ?? [];
+  }
+
+  private itemsOf(id: string, facts: AttributeFact[]): { attribute: string; item: Item }[] {
+    const out: { attribute: string; item: Item }[] = [];
+    for (const f of facts) {
+      if (f.geometry === undefined || geometryError(f.geometry) !== undefined) continue;
+      const geometry = f.geometry as unknown as Geometry;
+      const box = geometryBBox(geometry);
+      if (box !== undefined) out.push({ attribute: f.attribute, item: { ...box, id, geometry } });
+    }
+    return out;
+  }
+
+  private remember(t: TenantGeo, id: string, attribute: string, item: Item): void {
+    const list = t.byEntity.get(id);
+    if (list) list.push({ attribute, item });
+    else t.byEntity.set(id, [{ attribute, item }]);
+  }
+
+  private tree(t: TenantGeo, attribute: string): RBush<Item> {
+    let tree = t.trees.get(attribute);
+    if (!tree) t.trees.set(attribute, (tree = new RBush<Item>()));
+    return tree;
+  }
+
+  private tenant(name: string): TenantGeo {
+    let t = this.tenants.get(name);
+    if (!t) this.tenants.set(name, (t = { trees: new Map(), byEntity: new Map() }));
+    return t;
+  }
+}
+
+function unique(items: Item[]): string[] {
+  if (items.length < 2) return items.map((i) => i.id);
+  return [...new Set(items.map((i) => i.id))];
+}

@@ -1,0 +1,67 @@
+import type { CompiledContext } from "../../rdf/compiled-context";
+import { canonicalName } from "../model/canonical-names";
+import { buildFilter } from "../query/build-filter";
+import type { GeoQueryParams } from "../query/geo";
+import type { EntityFilter } from "../query/query-filter";
+import { parseLang } from "../render/language";
+import { parseProjection } from "../render/projection";
+import type { RenderOptions } from "../render/render-options";
+import { DEFAULT_TRIGGERS, type NotificationTrigger, type SubscriptionRecord } from "./subscription";
+
+/** A subscription made ready for matching: names resolved with its @context, queries parsed. */
+export interface CompiledSubscription {
+  record: SubscriptionRecord;
+  ctx: CompiledContext;
+  filter: EntityFilter;
+  /** Canonical names of `watchedAttributes` (undefined = any attribute). */
+  watched?: Set<string>;
+  triggers: Set<NotificationTrigger>;
+  /** How the notified entities are rendered (§5.2.14 attributes, format, sysAttrs; lang; pick/omit). */
+  render: RenderOptions;
+  /** Index keys: expanded type IRIs, or undefined when the subscription must see every entity. */
+  typeKeys?: string[];
+}
+
+/**
+ * Resolves a subscription's names with its @context and parses q, geoQ and scopeQ with the same
+ * parsers as entity queries (ETSI GS CIM 009 v1.8 §5.2.12: "q ... as in clause 4.9", "geoQ ... clause
+ * 4.10"), so a malformed one is the same 400 BadRequestData as on GET /entities.
+ */
+export function compileSubscription(record: SubscriptionRecord, ctx: CompiledContext): CompiledSubscription {
+  const sub = record.sub;
+  const canon = (n: string) => canonicalName(ctx, n);
+  const filter = buildFilter(
+    {
+      selectors: sub.entities?.map((e) => ({
+        type: e.type,
+        ids: e.id !== undefined ? [e.id] : undefined,
+        idPattern: e.idPattern,
+      })),
+      q: sub.q,
+      scopeQ: sub.scopeQ,
+      geo: sub.geoQ ? { params: sub.geoQ as unknown as GeoQueryParams, in: "geoQ" } : undefined,
+    },
+    ctx,
+  );
+  const n = sub.notification;
+  const render: RenderOptions = {
+    format: n.format ?? "normalized",
+    sysAttrs: n.sysAttrs ?? false,
+    attrs: n.attributes ? new Set(n.attributes.map(canon)) : undefined,
+    pick: n.pick ? parseProjection(n.pick.join(","), "notification.pick", canon) : undefined,
+    omit: n.omit ? parseProjection(n.omit.join(","), "notification.omit", canon) : undefined,
+    lang: sub.lang !== undefined ? parseLang(sub.lang) : undefined,
+  };
+  const typeKeys = filter.selectors?.every((s) => s.types?.kind === "leaf")
+    ? filter.selectors.map((s) => (s.types?.kind === "leaf" ? s.types.leaf : ""))
+    : undefined;
+  return {
+    record,
+    ctx,
+    filter,
+    watched: sub.watchedAttributes ? new Set(sub.watchedAttributes.map(canon)) : undefined,
+    triggers: new Set(sub.notificationTrigger ?? DEFAULT_TRIGGERS),
+    render,
+    typeKeys,
+  };
+}

@@ -1,0 +1,44 @@
+import { randomUUID } from "node:crypto";
+import { CORE_CONTEXT_URL } from "../../rdf/context-core";
+import { contextLinkHeader } from "../../rdf/context-link";
+import type { NotificationJob } from "../../notify/notification-job";
+import type { SubscriptionRecord } from "./subscription";
+
+/**
+ * The notification job for some entities of one subscription (ETSI GS CIM 009 v1.8 §5.3.1 Notification:
+ * `id`, `type: "Notification"`, `subscriptionId`, `notifiedAt`, `data`). The @context is the
+ * subscription's `jsonldContext`, else the one it was created with: in the body for an endpoint that
+ * accepts application/ld+json, in a Link header for application/json (§5.2.15, §6.3.5). The
+ * endpoint's `receiverInfo` pairs become headers (§5.2.15), and the tenant is named (§6.3.14).
+ */
+export function notificationJob(
+  record: SubscriptionRecord,
+  data: unknown[],
+  notifiedAt: string,
+): NotificationJob {
+  const { sub, tenant } = record;
+  const ep = sub.notification.endpoint;
+  const accept = ep.accept ?? "application/json";
+  const context = sub.jsonldContext ?? record.context ?? CORE_CONTEXT_URL;
+  const body: Record<string, unknown> = {
+    id: `urn:ngsi-ld:Notification:${randomUUID()}`,
+    type: "Notification",
+    subscriptionId: sub.id,
+    notifiedAt,
+    data,
+  };
+  const headers: Record<string, string> = { "Content-Type": accept };
+  if (accept === "application/ld+json") body["@context"] = context;
+  else headers.Link = contextLinkHeader(typeof context === "string" ? context : CORE_CONTEXT_URL);
+  if (tenant) headers["NGSILD-Tenant"] = tenant;
+  for (const { key, value } of ep.receiverInfo ?? []) headers[key] = value;
+  const job: NotificationJob = {
+    tenant,
+    subscriptionId: sub.id,
+    uri: ep.uri,
+    headers,
+    body: JSON.stringify(body),
+  };
+  if (ep.notifierInfo) job.notifierInfo = ep.notifierInfo;
+  return job;
+}

@@ -1,0 +1,167 @@
+import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CommitEvent } from "../../store/graph-store";
+import type { DeliveryResult, NotificationJob, NotificationQueue } from "../../notify/notification-job";
+import type { EntityChangeMeta } from "../entities/entity-repository";
+import { typesOf, type Entity } from "../model/entity";
+import type { EntityFilter } from "../query/query-filter";
+import { renderEntity } from "../render/render-entity";
+import type { CompiledSubscription } from "./compile-subscription";
+import { diffEntity, notifiedEntity, type EntityChange } from "./entity-change";
+import { matchChange } from "./match-change";
+import { notificationJob } from "./notification-message";
+import { subscriptionStatus } from "./subscription";
+import type { SubscriptionService } from "./subscription-service";
+
+/** What the notifier needs from the rest of the broker. */
+export interface NotifierDeps {
+  service: SubscriptionService;
+  /** The entity `e`, compacted with `from`, compacted with `to` instead. */
+  recompact(e: Entity, from: CompiledContext, to: CompiledContext): Entity;
+  /** The entities of a tenant matching a filter (periodic notifications), compacted with `ctx`. */
+  query(tenant: string, filter: EntityFilter, ctx: CompiledContext): Promise<Entity[]>;
+  /** How often changed delivery statuses are written to the graph, ms. */
+  statsFlushMs: number;
+  log(level: "info" | "warn" | "error", msg: string, fields?: object): void;
+}
+
+const isEntityMeta = (m: unknown): m is EntityChangeMeta =>
+  typeof m === "object" && m !== null && (m as EntityChangeMeta).after instanceof Map;
+
+/**
+ * Turns the change feed into notifications (ETSI GS CIM 009 v1.8 §5.8.6, §5.8.7 periodic): for each
+ * entity a commit touched, the subscriptions indexed under its types are matched (matchChange), and one
+ * job per match is handed to the queue. With a durable queue the enqueue of a commit's jobs is recorded
+ * under its seq: the writer's acknowledgement waits for it (`settled`), so an acknowledged write has its
+ * notifications in Redis (issue 4 item 4).
+ */
+export class SubscriptionNotifier {
+  private queue?: NotificationQueue;
+  private readonly pending = new Map<number, Promise<void>>();
+  private readonly lastSent = new WeakMap<CompiledSubscription, number>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly deps: NotifierDeps) {
+    deps.service.onChange((tenant, id, cs) => this.schedulePeriodic(tenant, id, cs));
+  }
+
+  /** Sets the queue (it is built with this notifier's `onResult`). */
+  attach(queue: NotificationQueue): void {
+    this.queue = queue;
+    for (const cs of this.deps.service.index.all())
+      this.schedulePeriodic(cs.record.tenant, cs.record.sub.id, cs);
+  }
+
+  /** The change-feed listener. */
+  onCommit(event: CommitEvent): void {
+    if (!isEntityMeta(event.meta) || !this.queue) return;
+    const jobs = this.match(event.tenant, event.meta);
+    if (jobs.length === 0) return;
+    const p = this.queue.enqueue(jobs);
+    if (this.queue.durable) {
+      this.pending.set(event.seq, p);
+      void p.catch(() => undefined).finally(() => this.pending.delete(event.seq));
+    }
+  }
+
+  /** Resolves once the notifications of commit `seq` are in the queue (undefined if nothing waits). */
+  settled(seq: number): Promise<void> | undefined {
+    return this.pending.get(seq);
+  }
+
+  /** The jobs for one commit. */
+  match(tenant: string, meta: EntityChangeMeta, now = Date.now()): NotificationJob[] {
+    const jobs: NotificationJob[] = [];
+    const at = new Date(now).toISOString();
+    for (const [id, after] of meta.after) {
+      const before = meta.before.get(id);
+      const types = typesOf(after ?? before ?? {}).map((t) => meta.ctx.expandTerm(t));
+      const candidates = this.deps.service.index.candidates(tenant, types);
+      if (candidates.size === 0) continue;
+      const changes = new Map<string, EntityChange>();
+      for (const cs of candidates) {
+        let change = changes.get(cs.ctx.key);
+        if (!change) {
+          const re = (e: Entity | null | undefined) =>
+            e ? (cs.ctx.key === meta.ctx.key ? e : this.deps.recompact(e, meta.ctx, cs.ctx)) : undefined;
+          change = diffEntity(id, re(before), re(after), (after?.modifiedAt as string | undefined) ?? at);
+          changes.set(cs.ctx.key, change);
+        }
+        const trigger = matchChange(cs, change, now);
+        if (!trigger || this.throttled(cs, now)) continue;
+        const n = cs.record.sub.notification;
+        const shown = renderEntity(
+          notifiedEntity(change, { showChanges: n.showChanges ?? false, sysAttrs: n.sysAttrs ?? false }),
+          cs.render,
+        );
+        if (!change.after) shown.deletedAt = at;
+        jobs.push(notificationJob(cs.record, [shown], at));
+      }
+    }
+    return jobs;
+  }
+
+  /** True if a notification of `cs` went out less than `throttling` seconds ago (§5.2.12); else notes now. */
+  private throttled(cs: CompiledSubscription, now: number): boolean {
+    const t = cs.record.sub.throttling;
+    if (t === undefined) return false;
+    const last = this.lastSent.get(cs);
+    if (last !== undefined && now - last < t * 1000) return true;
+    this.lastSent.set(cs, now);
+    return false;
+  }
+
+  /** Records a delivery attempt on the subscription (§5.2.14 timesSent, timesFailed, last*, status). */
+  onResult(r: DeliveryResult): void {
+    const cs = this.deps.service.index.get(r.job.tenant, r.job.subscriptionId);
+    if (!cs) return;
+    const s = cs.record.stats;
+    s.lastNotification = r.at;
+    if (r.ok) {
+      s.timesSent++;
+      s.lastSuccess = r.at;
+    } else {
+      s.timesFailed++;
+      s.lastFailure = r.at;
+      this.deps.log("warn", "notification failed", {
+        subscription: r.job.subscriptionId,
+        uri: r.job.uri,
+        error: r.error,
+        dead: r.final,
+      });
+    }
+    this.deps.service.statsChanged(cs.record, this.deps.statsFlushMs);
+  }
+
+  /** (Re)starts the timer of a periodic subscription (§5.8.7 timeInterval). */
+  private schedulePeriodic(tenant: string, id: string, cs: CompiledSubscription | undefined): void {
+    const key = `${tenant}\u0000${id}`;
+    clearInterval(this.timers.get(key));
+    this.timers.delete(key);
+    const every = cs?.record.sub.timeInterval;
+    if (!cs || every === undefined || !this.queue) return;
+    const timer = setInterval(() => void this.periodic(cs), every * 1000);
+    timer.unref();
+    this.timers.set(key, timer);
+  }
+
+  private async periodic(cs: CompiledSubscription): Promise<void> {
+    if (subscriptionStatus(cs.record.sub) !== "active" || !this.queue) return;
+    try {
+      const entities = await this.deps.query(cs.record.tenant, cs.filter, cs.ctx);
+      if (entities.length === 0) return;
+      const data = entities.map((e) => renderEntity(e, cs.render));
+      await this.queue.enqueue([notificationJob(cs.record, data, new Date().toISOString())]);
+    } catch (e) {
+      this.deps.log("error", "periodic notification failed", {
+        id: cs.record.sub.id,
+        error: (e as Error).message,
+      });
+    }
+  }
+
+  /** Stops the periodic timers. */
+  close(): void {
+    for (const t of this.timers.values()) clearInterval(t);
+    this.timers.clear();
+  }
+}

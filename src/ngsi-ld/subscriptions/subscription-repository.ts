@@ -1,0 +1,69 @@
+import { parseNTriples } from "../../rdf/ntriples/parse";
+import { ntIri, ntLine, ntLiteral } from "../../rdf/ntriples/write";
+import { RDF_JSON } from "../../rdf/vocab";
+import { INTERNAL_GRAPH_PREFIX, type GraphStore, type GraphWrite } from "../../store/graph-store";
+import type { SubscriptionRecord } from "./subscription";
+
+/** Prefix of the named graph holding one subscription. */
+export const SUBSCRIPTION_GRAPH_PREFIX = `${INTERNAL_GRAPH_PREFIX}subscription:`;
+/** Predicate linking a subscription graph to its state (an rdf:JSON literal). */
+export const SUBSCRIPTION_STATE = `${INTERNAL_GRAPH_PREFIX}subscriptionState`;
+
+/** The commit meta of subscription writes: the entity change feed listeners skip it. */
+export interface InternalChangeMeta {
+  internal: "subscriptions";
+}
+
+/** What is kept per subscription: the record without its tenant (the dataset says that). */
+type StoredState = Omit<SubscriptionRecord, "tenant">;
+
+const graphOf = (id: string) => SUBSCRIPTION_GRAPH_PREFIX + encodeURIComponent(id);
+
+/**
+ * Keeps subscriptions in the graph store (issue 4: "Subscriptions are stored in the graph and survive
+ * restarts"): one named graph per subscription under `urn:citygraph:internal:subscription:`, holding one
+ * triple whose object is the subscription's state as an rdf:JSON literal. The graphs are journaled and
+ * snapshotted like entities, in the subscription's tenant, and invisible to SPARQL and the entity indexes.
+ */
+export class SubscriptionRepository {
+  constructor(private readonly store: GraphStore) {}
+
+  /** Writes the current state of subscriptions of one tenant in one commit; resolves once durable. */
+  async save(tenant: string, records: SubscriptionRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const writes: GraphWrite[] = records.map((r) => {
+      const state: StoredState = { sub: r.sub, context: r.context, stats: r.stats };
+      const g = graphOf(r.sub.id);
+      return {
+        graph: g,
+        triples: ntLine(ntIri(g), SUBSCRIPTION_STATE, ntLiteral(JSON.stringify(state), RDF_JSON)),
+      };
+    });
+    await this.store.commit<InternalChangeMeta>(tenant, writes, { internal: "subscriptions" });
+  }
+
+  /** Drops a subscription's graph; resolves once durable. */
+  async remove(tenant: string, id: string): Promise<void> {
+    await this.store.commit<InternalChangeMeta>(tenant, [{ graph: graphOf(id), triples: null }], {
+      internal: "subscriptions",
+    });
+  }
+
+  /** Every stored subscription of every tenant (start-up). */
+  async loadAll(): Promise<SubscriptionRecord[]> {
+    const out: SubscriptionRecord[] = [];
+    for (const tenant of await this.store.tenants()) {
+      const rows = await this.store.select(
+        tenant,
+        `SELECT ?g ?s WHERE { GRAPH ?g { ?g <${SUBSCRIPTION_STATE}> ?s } }`,
+      );
+      for (const r of rows) {
+        const [t] = parseNTriples(`${r.g} <${SUBSCRIPTION_STATE}> ${r.s} .\n`);
+        const state = JSON.parse(t.object.value) as StoredState;
+        out.push({ tenant, ...state });
+      }
+    }
+    out.sort((a, b) => a.sub.createdAt.localeCompare(b.sub.createdAt));
+    return out;
+  }
+}

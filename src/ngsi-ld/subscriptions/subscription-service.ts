@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { AppError, notFound } from "../../errors";
+import type { CompiledContext } from "../../rdf/compiled-context";
+import { nowIso } from "../model/datetime";
+import { isAbsoluteUri } from "../model/uri";
+import { badRequest } from "../../errors";
+import { compileSubscription, type CompiledSubscription } from "./compile-subscription";
+import { parseSubscription, patchSubscription } from "./parse-subscription";
+import type { SubscriptionRecord } from "./subscription";
+import type { SubscriptionIndex } from "./subscription-index";
+import type { SubscriptionRepository } from "./subscription-repository";
+
+/** Compiles an @context value (the request's, or a stored subscription's). */
+export type ContextCompiler = (value: unknown) => Promise<CompiledContext>;
+
+/** Told when a subscription is added, changed or removed (the periodic notifier listens). */
+export type SubscriptionListener = (tenant: string, id: string, cs: CompiledSubscription | undefined) => void;
+
+/**
+ * Subscription management (ETSI GS CIM 009 v1.8 §5.8.1 create, §5.8.2 update, §5.8.3 retrieve, §5.8.4
+ * query, §5.8.5 delete): validates, stores in the graph (durable before the answer), and keeps the
+ * in-memory index the matcher reads. Nothing is stored when validation fails.
+ */
+export class SubscriptionService {
+  private readonly reserved = new Set<string>();
+  private readonly listeners: SubscriptionListener[] = [];
+  private readonly dirty = new Set<SubscriptionRecord>();
+  private flushTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly repo: SubscriptionRepository,
+    readonly index: SubscriptionIndex,
+    private readonly compile: ContextCompiler,
+    private readonly log: (msg: string, fields?: object) => void = () => undefined,
+  ) {}
+
+  /** Loads the stored subscriptions (start-up); one that no longer compiles is logged and skipped. */
+  async load(): Promise<number> {
+    for (const record of await this.repo.loadAll()) {
+      try {
+        this.put(compileSubscription(record, await this.compile(record.context)));
+      } catch (e) {
+        this.log("stored subscription skipped", { id: record.sub.id, error: (e as Error).message });
+      }
+    }
+    return this.index.size();
+  }
+
+  /** Listens to subscription changes. */
+  onChange(l: SubscriptionListener): void {
+    this.listeners.push(l);
+  }
+
+  /** §5.8.1: creates a subscription; returns its id. 409 AlreadyExists for a taken id. */
+  async create(tenant: string, body: unknown, context: unknown, ctx: CompiledContext): Promise<string> {
+    const given = (body as { id?: unknown } | null)?.id;
+    if (given !== undefined && !isAbsoluteUri(given)) {
+      throw badRequest(`Subscription id ${JSON.stringify(given)} is not a URI`, { member: "id" });
+    }
+    const id = (given as string | undefined) ?? `urn:ngsi-ld:Subscription:${randomUUID()}`;
+    const key = `${tenant}\u0000${id}`;
+    if (this.index.get(tenant, id) || this.reserved.has(key)) {
+      throw new AppError("AlreadyExists", `Subscription ${id} already exists`, { id });
+    }
+    const record: SubscriptionRecord = {
+      tenant,
+      sub: parseSubscription(body, id, nowIso()),
+      context,
+      stats: { timesSent: 0, timesFailed: 0 },
+    };
+    const cs = compileSubscription(record, ctx);
+    this.reserved.add(key);
+    try {
+      await this.repo.save(tenant, [record]);
+    } finally {
+      this.reserved.delete(key);
+    }
+    this.put(cs);
+    return id;
+  }
+
+  /** §5.8.3: one subscription; 404 if unknown in this tenant. */
+  get(tenant: string, id: string): SubscriptionRecord {
+    const cs = this.index.get(tenant, id);
+    if (!cs) throw notFound(`Subscription ${id} does not exist`, { id });
+    return cs.record;
+  }
+
+  /** §5.8.4: the subscriptions of a tenant, oldest first. */
+  list(tenant: string): SubscriptionRecord[] {
+    return this.index.list(tenant).map((cs) => cs.record);
+  }
+
+  /**
+   * §5.8.2: applies a fragment. The names of the result are read with the fragment's @context when the
+   * request named one, else with the subscription's own.
+   */
+  async update(
+    tenant: string,
+    id: string,
+    fragment: unknown,
+    context: unknown,
+    ctx: CompiledContext,
+  ): Promise<void> {
+    const current = this.get(tenant, id);
+    const sub = patchSubscription(current.sub, fragment, nowIso());
+    const useNew = context !== undefined;
+    const record: SubscriptionRecord = {
+      tenant,
+      sub,
+      context: useNew ? context : current.context,
+      stats: current.stats,
+    };
+    const cs = compileSubscription(record, useNew ? ctx : await this.compile(current.context));
+    await this.repo.save(tenant, [record]);
+    this.dirty.delete(current);
+    this.put(cs);
+  }
+
+  /** §5.8.5: deletes a subscription; 404 if unknown. */
+  async delete(tenant: string, id: string): Promise<void> {
+    const current = this.get(tenant, id);
+    await this.repo.remove(tenant, id);
+    this.dirty.delete(current);
+    this.index.remove(tenant, id);
+    for (const l of this.listeners) l(tenant, id, undefined);
+  }
+
+  /**
+   * Marks a subscription's delivery status as changed; changed ones are written to the graph at most
+   * every `flushMs` (one commit per tenant), so the status survives a restart without a write per
+   * notification.
+   */
+  statsChanged(record: SubscriptionRecord, flushMs: number): void {
+    this.dirty.add(record);
+    this.flushTimer ??= setTimeout(() => void this.flush(), flushMs);
+  }
+
+  /** Writes the changed delivery statuses now. */
+  async flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const byTenant = new Map<string, SubscriptionRecord[]>();
+    for (const r of this.dirty) {
+      if (this.index.get(r.tenant, r.sub.id)?.record !== r) continue;
+      const list = byTenant.get(r.tenant) ?? [];
+      list.push(r);
+      byTenant.set(r.tenant, list);
+    }
+    this.dirty.clear();
+    for (const [tenant, records] of byTenant) {
+      await this.repo
+        .save(tenant, records)
+        .catch((e: Error) => this.log("subscription status not saved", { error: e.message }));
+    }
+  }
+
+  private put(cs: CompiledSubscription): void {
+    this.index.put(cs);
+    for (const l of this.listeners) l(cs.record.tenant, cs.record.sub.id, cs);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The Subscription data type as the broker keeps it (ETSI GS CIM 009 v1.8 §5.2.12 Subscription,
+ * §5.2.14 NotificationParams, §5.2.15 Endpoint). Names are kept as the client wrote them, with the
+ * @context of the request that created or last changed the subscription beside them.
+ */
+
+/** Notification triggers (§5.2.12 `notificationTrigger`). */
+export const NOTIFICATION_TRIGGERS = [
+  "entityCreated",
+  "entityUpdated",
+  "entityDeleted",
+  "attributeCreated",
+  "attributeUpdated",
+  "attributeDeleted",
+] as const;
+/** One notification trigger. */
+export type NotificationTrigger = (typeof NOTIFICATION_TRIGGERS)[number];
+/** The triggers of a subscription that names none (§5.2.12). */
+export const DEFAULT_TRIGGERS: NotificationTrigger[] = ["attributeCreated", "attributeUpdated"];
+
+/** Formats of the notified entities (§5.2.14 `format`). */
+export const NOTIFICATION_FORMATS = ["normalized", "keyValues", "concise"] as const;
+/** One notification format. */
+export type NotificationFormat = (typeof NOTIFICATION_FORMATS)[number];
+
+/** A key-value pair of `receiverInfo` / `notifierInfo` (§5.2.15, KeyValuePair §5.2.33). */
+export interface KeyValuePair {
+  key: string;
+  value: string;
+}
+
+/** Endpoint (§5.2.15). */
+export interface Endpoint {
+  uri: string;
+  accept?: "application/json" | "application/ld+json";
+  receiverInfo?: KeyValuePair[];
+  notifierInfo?: KeyValuePair[];
+}
+
+/** NotificationParams (§5.2.14), without the status members (kept apart, see NotificationStats). */
+export interface NotificationParams {
+  attributes?: string[];
+  format?: NotificationFormat;
+  sysAttrs?: boolean;
+  showChanges?: boolean;
+  endpoint: Endpoint;
+  pick?: string[];
+  omit?: string[];
+  join?: "flat" | "inline";
+  joinLevel?: number;
+}
+
+/** An EntitySelector of a subscription (§5.2.33). */
+export interface SubscriptionEntity {
+  id?: string;
+  idPattern?: string;
+  type: string;
+}
+
+/** A geo-query of a subscription (§5.2.13). */
+export interface SubscriptionGeoQ {
+  geometry: string;
+  coordinates: unknown;
+  georel: string;
+  geoproperty?: string;
+}
+
+/** A subscription as stored (§5.2.12), status members excluded. */
+export interface Subscription {
+  id: string;
+  type: "Subscription";
+  subscriptionName?: string;
+  description?: string;
+  entities?: SubscriptionEntity[];
+  watchedAttributes?: string[];
+  notificationTrigger?: NotificationTrigger[];
+  timeInterval?: number;
+  q?: string;
+  geoQ?: SubscriptionGeoQ;
+  scopeQ?: string;
+  lang?: string;
+  isActive: boolean;
+  expiresAt?: string;
+  throttling?: number;
+  notification: NotificationParams;
+  jsonldContext?: string;
+  createdAt: string;
+  modifiedAt: string;
+}
+
+/** The delivery status of a subscription's notifications (§5.2.14 status members). */
+export interface NotificationStats {
+  timesSent: number;
+  timesFailed: number;
+  lastNotification?: string;
+  lastSuccess?: string;
+  lastFailure?: string;
+}
+
+/** One stored subscription: the data, the @context its names are in, its tenant and delivery status. */
+export interface SubscriptionRecord {
+  tenant: string;
+  sub: Subscription;
+  /** The @context value of the request (a URL, an array, an object) or undefined for the core context. */
+  context: unknown;
+  stats: NotificationStats;
+}
+
+/** §5.2.12 `status`: expired past expiresAt, paused when not active, else active. */
+export function subscriptionStatus(sub: Subscription, now = Date.now()): "active" | "paused" | "expired" {
+  if (sub.expiresAt !== undefined && Date.parse(sub.expiresAt) <= now) return "expired";
+  return sub.isActive ? "active" : "paused";
+}

@@ -1,0 +1,94 @@
+/**
+ * One notification to deliver (issue 4 item 3: "a notification job per match"). It carries everything
+ * the sender needs, already rendered, so a job read back from Redis after a restart is sent as it was
+ * enqueued, without the store.
+ */
+export interface NotificationJob {
+  tenant: string;
+  subscriptionId: string;
+  /** Endpoint URI: http(s):// or mqtt(s):// (ETSI GS CIM 009 v1.8 §5.2.15). */
+  uri: string;
+  /** Headers: Content-Type, Link (application/json), NGSILD-Tenant, and the receiverInfo pairs. */
+  headers: Record<string, string>;
+  /** The Notification (§5.3.1) as JSON text. */
+  body: string;
+  /** notifierInfo pairs (MQTT-Version, MQTT-QoS for MQTT endpoints, §7.3). */
+  notifierInfo?: { key: string; value: string }[];
+}
+
+/** The outcome of one delivery attempt. */
+export interface DeliveryResult {
+  job: NotificationJob;
+  ok: boolean;
+  /** Why it failed. */
+  error?: string;
+  /** True when no retry follows (success, or the last attempt failed: the job is dead). */
+  final: boolean;
+  /** When the attempt ended (ISO 8601). */
+  at: string;
+}
+
+/** A failed job kept for inspection. */
+export interface DeadJob {
+  job: NotificationJob;
+  error: string;
+  attempts: number;
+  failedAt: string;
+}
+
+/** Counts of a notification queue. */
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  dead: number;
+}
+
+/**
+ * A notification queue (issue 4 item 3): BullMQ on Redis when REDIS_URL is set, in process otherwise;
+ * both retry a failed delivery with exponential backoff, bound the concurrency per endpoint, and keep
+ * the jobs that ran out of attempts visible.
+ */
+export interface NotificationQueue {
+  /** True when enqueued jobs survive a crash of this process (Redis). */
+  readonly durable: boolean;
+  /** Accepts jobs; resolves once they are stored in the queue (in Redis, when durable). */
+  enqueue(jobs: NotificationJob[]): Promise<void>;
+  /** Jobs that ran out of attempts, newest first. */
+  dead(limit: number): Promise<DeadJob[]>;
+  /** Current counts. */
+  counts(): Promise<QueueCounts>;
+  /** Stops taking jobs; in-flight deliveries finish or are left for the next start (Redis). */
+  close(): Promise<void>;
+}
+
+/** Delivery settings shared by both queues (config: NOTIFY_*). */
+export interface DeliverySettings {
+  /** Attempts per notification, the first included. */
+  attempts: number;
+  /** Delay before the first retry, ms; doubles at each retry. */
+  backoffMs: number;
+  /** Longest delay between two attempts, ms. */
+  backoffMaxMs: number;
+  /** Timeout of one delivery request, ms. */
+  timeoutMs: number;
+  /** Deliveries in flight to one endpoint (scheme + host + port) at once. */
+  perEndpoint: number;
+  /** Deliveries in flight over all endpoints at once. */
+  concurrency: number;
+}
+
+/** The delay before retry number `retry` (1 = the first retry): exponential, capped. */
+export function retryDelay(retry: number, s: Pick<DeliverySettings, "backoffMs" | "backoffMaxMs">): number {
+  return Math.min(s.backoffMaxMs, s.backoffMs * 2 ** Math.max(0, retry - 1));
+}
+
+/** The key per-endpoint limits apply to: scheme, host and port of the URI. */
+export function endpointKey(uri: string): string {
+  try {
+    const u = new URL(uri);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return uri;
+  }
+}

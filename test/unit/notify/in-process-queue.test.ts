@@ -1,0 +1,91 @@
+import { expect } from "chai";
+import { InProcessQueue } from "../../../src/notify/in-process-queue";
+import { retryDelay, type DeliveryResult, type NotificationJob } from "../../../src/notify/notification-job";
+
+const settings = {
+  attempts: 4,
+  backoffMs: 10,
+  backoffMaxMs: 40,
+  timeoutMs: 1000,
+  perEndpoint: 2,
+  concurrency: 10,
+};
+const job = (n: number): NotificationJob => ({
+  tenant: "",
+  subscriptionId: "urn:s:1",
+  uri: `http://h${n % 2}.example/notify`,
+  headers: {},
+  body: String(n),
+});
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe("in-process notification queue (issue 4 item 3)", () => {
+  it("backs off exponentially up to the cap", () => {
+    expect([1, 2, 3, 4, 5].map((n) => retryDelay(n, settings))).to.deep.equal([10, 20, 40, 40, 40]);
+  });
+
+  it("retries a failing delivery until it succeeds, and reports each attempt", async () => {
+    const tries = new Map<string, number>();
+    const results: DeliveryResult[] = [];
+    const q = new InProcessQueue(
+      async (j) => {
+        const n = (tries.get(j.body) ?? 0) + 1;
+        tries.set(j.body, n);
+        if (n < 3) throw new Error("down");
+      },
+      settings,
+      (r) => results.push(r),
+    );
+    await q.enqueue([job(1), job(2)]);
+    await until(() => results.filter((r) => r.ok).length === 2);
+    expect(results.filter((r) => !r.ok)).to.have.length(4);
+    expect(
+      results
+        .filter((r) => r.ok)
+        .map((r) => r.job.body)
+        .sort(),
+    ).to.deep.equal(["1", "2"]);
+    expect((await q.counts()).dead).to.equal(0);
+    await q.close();
+  });
+
+  it("keeps a job that ran out of attempts as dead", async () => {
+    const results: DeliveryResult[] = [];
+    const q = new InProcessQueue(
+      () => Promise.reject(new Error("refused")),
+      settings,
+      (r) => results.push(r),
+    );
+    await q.enqueue([job(1)]);
+    await until(() => results.some((r) => r.final));
+    expect(results).to.have.length(4);
+    const dead = await q.dead(10);
+    expect(dead).to.have.length(1);
+    expect(dead[0]).to.include({ error: "refused", attempts: 4 });
+    await q.close();
+  });
+
+  it("never has more than perEndpoint deliveries in flight to one endpoint", async () => {
+    const inFlight = new Map<string, number>();
+    let worst = 0;
+    const done: DeliveryResult[] = [];
+    const q = new InProcessQueue(
+      async (j) => {
+        const n = (inFlight.get(j.uri) ?? 0) + 1;
+        inFlight.set(j.uri, n);
+        worst = Math.max(worst, n);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight.set(j.uri, n - 1);
+      },
+      settings,
+      (r) => done.push(r),
+    );
+    await q.enqueue(Array.from({ length: 20 }, (_, i) => job(i)));
+    await until(() => done.length === 20);
+    expect(done).to.have.length(20);
+    expect(worst).to.equal(2);
+    await q.close();
+  });
+});
