@@ -54,8 +54,8 @@ export class ReplicaDatasets implements RecoveryTarget {
   }
 
   /** Loads a snapshot, drops internal graphs, and derives the plain view of everything it holds. */
-  loadSnapshot(tenant: string, chunks: Iterable<Uint8Array>): void {
-    this.datasets.loadSnapshot(tenant, chunks);
+  loadSnapshot(tenant: string, chunks: Iterable<Uint8Array>, source?: string): void {
+    this.datasets.loadSnapshot(tenant, chunks, source);
     const hidden = this.datasets.graphs(tenant).filter(isInternalGraph);
     if (hidden.length > 0) {
       this.datasets.apply(
