@@ -1,4 +1,5 @@
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import Router from "@koa/router";
@@ -10,6 +11,7 @@ import { entityWrites, type CommitEvent, type GraphStore } from "./store/graph-s
 import { EntityIndex } from "./store/indexes/entity-index";
 import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "./ngsi-ld/query/geo";
+import { EntityViewCache } from "./ngsi-ld/query/entity-view-cache";
 import { DiscoveryIndex } from "./ngsi-ld/discovery/discovery-index";
 import { ContextLoader } from "./rdf/context-loader";
 import { ContextRegistry } from "./rdf/context-registry";
@@ -36,6 +38,9 @@ import { registerBatchRoutes } from "./api/ngsi-ld/batch-routes";
 import { registerQueryRoutes } from "./api/ngsi-ld/query-routes";
 import { registerJsonLdContextRoutes } from "./api/ngsi-ld/jsonld-contexts-routes";
 import { registerDiscoveryRoutes } from "./api/ngsi-ld/discovery-routes";
+import { registerTemporalRoutes } from "./api/ngsi-ld/temporal-routes";
+import { registerTemporalQueryRoutes } from "./api/ngsi-ld/temporal-query-routes";
+import { TemporalService } from "./ngsi-ld/temporal/temporal-service";
 import { registerSubscriptionRoutes } from "./api/ngsi-ld/subscription-routes";
 import { registerNotificationRoutes } from "./api/http/notification-routes";
 import { SubscriptionIndex } from "./ngsi-ld/subscriptions/subscription-index";
@@ -105,9 +110,26 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   await contexts.init();
   const coreCtx = await contexts.compiled(undefined);
   const attrIndex = new AttributeIndex((t, id) => fastEntityCodec.fromTriples(t, id, coreCtx), coreCtx);
-  await attrIndex.rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id));
   onEntityCommit((e) => attrIndex.apply(e));
+  const attrStart = Date.now();
+  // built in the background: the service answers at once, queries wait for the index (ready())
+  attrIndex
+    .rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id))
+    .then(
+      () => log.info("attribute index rebuilt", { ms: Date.now() - attrStart }),
+      (e: unknown) => log.error("attribute index rebuild failed", { error: String(e) }),
+    );
   const repo = new EntityRepository(store, index, fastEntityCodec, cache, geo);
+  const views = new EntityViewCache(repo, 5_000);
+  onEntityCommit((e) => views.apply(e));
+  const querySources = { index: attrIndex, geo, views };
+  const temporal = TemporalService.open({
+    dir: path.join(config.dataDir, "history"),
+    retentionMs: config.temporalRetentionMs,
+    compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  repo.onDurableCommit((tenant, meta) => temporal.recordChange(tenant, meta));
 
   const compile = (v: unknown) => contexts.compiled(v);
   const subscriptions = new SubscriptionService(
@@ -123,8 +145,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     query: async (tenant, filter, ctx) =>
       (
         await queryEntities(
-          repo,
-          attrIndex,
+          querySources,
           tenant,
           { ...filter, limit: config.maxLimit, offset: 0, count: false },
           ctx,
@@ -164,9 +185,11 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo));
   registerBatchRoutes(ngsi, batch, entities, contexts);
-  registerQueryRoutes(ngsi, repo, attrIndex, config.maxLimit);
+  registerQueryRoutes(ngsi, querySources, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);
   registerDiscoveryRoutes(ngsi, discovery);
+  registerTemporalRoutes(ngsi, temporal);
+  registerTemporalQueryRoutes(ngsi, temporal.index, config.temporalPageInstances, config.maxLimit);
   registerSubscriptionRoutes(ngsi, subscriptions, compile, config.maxLimit);
   registerNotificationRoutes(root, queue);
   for (const r of [root, ngsi]) {
@@ -207,6 +230,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       await queue.close();
       await closeMqttClients();
       await sparql.close();
+      await temporal.close();
       await store.close();
       log.info("citygraph stopped");
     })());

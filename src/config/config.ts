@@ -43,6 +43,16 @@ export interface Config {
   sparqlReplica: "lazy" | "eager";
   /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
   sparqlMaxRows: number;
+  /**
+   * How long temporal history is kept (issue 5): instances older than this leave memory and disk. Env
+   * `TEMPORAL_RETENTION` (`30d`, `12h`; `0` or unset = keep everything).
+   */
+  temporalRetentionMs: number;
+  /**
+   * Most instances per attribute in one temporal answer; more gives 206 with `Content-Range` (ETSI GS CIM
+   * 009 v1.8 §6.3.10). Env `TEMPORAL_PAGE_INSTANCES`, default 10,000.
+   */
+  temporalPageInstances: number;
   /** Notification delivery (issue 4); see {@link NotifyConfig}. */
   notify: NotifyConfig;
 }
@@ -159,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
     sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
     sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
+    temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
+    temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
     notify: notifyConfig(env),
   };
 }

@@ -37,6 +37,7 @@ export const NGSI_LD_CREATED_AT = `${NGSI_LD}createdAt`;
 export const NGSI_LD_MODIFIED_AT = `${NGSI_LD}modifiedAt`;
 export const NGSI_LD_DELETED_AT = `${NGSI_LD}deletedAt`;
 export const NGSI_LD_SCOPE = `${NGSI_LD}scope`;
+export const NGSI_LD_DATASET_ID = `${NGSI_LD}datasetId`;
 export const NGSI_LD_LOCATION = `${NGSI_LD}location`;
 export const NGSI_LD_DATETIME = `${NGSI_LD}DateTime`;
 

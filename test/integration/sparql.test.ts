@@ -207,6 +207,27 @@ describe("SPARQL endpoint /sparql (issue 6; interface spec §4.10; SPARQL 1.1 Pr
     expect(again.sort()).to.deep.equal(["urn:ngsi-ld:TrafficCamera:mine", "urn:ngsi-ld:TrafficCamera:now"]);
   });
 
+  it("never shows the broker's internal graphs (subscriptions)", async () => {
+    const sub = await http(
+      app.url,
+      "POST",
+      "/ngsi-ld/v1/subscriptions",
+      {
+        id: "urn:ngsi-ld:Subscription:sparql-hidden",
+        type: "Subscription",
+        entities: [{ type: "TrafficAccident" }],
+        notification: { endpoint: { uri: "http://127.0.0.1:9/notify" } },
+        "@context": ["https://w3id.org/citygraph/contexts/traffic.jsonld"],
+      },
+      { "Content-Type": "application/ld+json" },
+    );
+    expect(sub.status, sub.text).to.equal(201);
+    const q = `ASK { { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "urn:citygraph:internal:")) }
+      UNION { GRAPH ?g { ?s ?p ?o } FILTER(CONTAINS(STR(?s), "sparql-hidden") || CONTAINS(STR(?o), "sparql-hidden")) }
+      UNION { ?s ?p ?o FILTER(CONTAINS(STR(?s), "sparql-hidden")) } }`;
+    expect((await sparql(q)).body).to.deep.equal({ head: {}, boolean: false });
+  });
+
   it("cuts an answer at SPARQL_MAX_ROWS and says so", async () => {
     const r = await sparql("SELECT * WHERE { GRAPH ?g { ?s ?p ?o } }");
     expect(r.status).to.equal(200);
@@ -263,6 +284,53 @@ describe("SPARQL endpoint /sparql (issue 6; interface spec §4.10; SPARQL 1.1 Pr
       .slice(0, 5)
       .map((x) => `${x.focusNode?.value} ${x.path?.value}: ${x.message.map((m) => m.value).join("; ")}`);
     expect(report.conforms, first.join("\n")).to.equal(true);
+  });
+});
+
+describe("SPARQL replica over a compacted store (snapshot + journal)", function () {
+  this.timeout(120_000);
+
+  it("loads the snapshot, drops internal graphs, and replays the journal after it", async () => {
+    const first = await startTestApp({ SEED: "on" });
+    const ld = { "Content-Type": "application/ld+json" };
+    const camera = (id: string, status: string) => ({
+      id,
+      type: "TrafficCamera",
+      status: { type: "Property", value: status },
+      "@context": ["https://w3id.org/citygraph/contexts/traffic.jsonld"],
+    });
+    const sub = {
+      id: "urn:ngsi-ld:Subscription:in-snapshot",
+      type: "Subscription",
+      entities: [{ type: "TrafficCamera" }],
+      notification: { endpoint: { uri: "http://127.0.0.1:9/notify" } },
+      "@context": ["https://w3id.org/citygraph/contexts/traffic.jsonld"],
+    };
+    expect((await http(first.url, "POST", "/ngsi-ld/v1/subscriptions", sub, ld)).status).to.equal(201);
+    await first.store.compact();
+    const after = camera("urn:ngsi-ld:TrafficCamera:after-snapshot", "inactive");
+    expect((await http(first.url, "POST", "/ngsi-ld/v1/entities", after, ld)).status).to.equal(201);
+    await first.close();
+    const again = await startTestApp({}, first.dataDir);
+    try {
+      const q = (text: string) =>
+        http(again.url, "POST", "/sparql", PREFIXES + text, { "Content-Type": "application/sparql-query" });
+      const counts = (
+        await q(
+          `SELECT ?s (COUNT(?c) AS ?n) WHERE { ?c a traffic:TrafficCamera ; traffic:status ?s } GROUP BY ?s ORDER BY ?s`,
+        )
+      ).body as { results: { bindings: Record<string, { value: string }>[] } };
+      expect(counts.results.bindings.map((b) => [b.s.value, b.n.value])).to.deep.equal([
+        ["active", "701"],
+        ["inactive", "1"],
+      ]);
+      const hidden = await q(
+        `ASK { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "urn:citygraph:internal:")) }`,
+      );
+      expect(hidden.body).to.deep.equal({ head: {}, boolean: false });
+    } finally {
+      await again.destroy();
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { parseLang } from "../../ngsi-ld/render/language";
 import type { EntityFormat, RenderOptions } from "../../ngsi-ld/render/render-options";
 import type { JoinMode } from "../../ngsi-ld/render/linked-entities";
 import { isAbsoluteUri, isValidName } from "../../ngsi-ld/model/uri";
-import { parseProjection } from "../../ngsi-ld/render/projection";
+import { parseProjection, type Projection } from "../../ngsi-ld/render/projection";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 
 const OPTION_VALUES = new Set([
@@ -27,6 +27,18 @@ const invalidRequest = (m: string, d: Record<string, unknown>) => new AppError("
 export function param(ctx: Context, name: string): string | undefined {
   const v = ctx.query[name];
   return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/** `pick` and `omit` (ETSI GS CIM 009 v1.8 §4.21), names canonical for `ldc`. */
+export function projectionParams(
+  ctx: Context,
+  ldc: CompiledContext,
+): { pick?: Projection; omit?: Projection } {
+  const projection = (p: string) => {
+    const v = param(ctx, p);
+    return v === undefined ? undefined : parseProjection(v, p, (n) => canonicalName(ldc, n));
+  };
+  return { pick: projection("pick"), omit: projection("omit") };
 }
 
 /** A comma-separated query parameter as a list (ETSI GS CIM 009 §6.3.x), or undefined. */
@@ -70,12 +82,7 @@ export function renderOptions(ctx: Context, ldc: CompiledContext): RenderOptions
   const badAttr = attrs?.find((n) => !isValidName(n));
   if (badAttr !== undefined)
     throw badRequest(`attrs: ${badAttr} is not a valid attribute name`, { parameter: "attrs" });
-  const projection = (p: string) => {
-    const v = param(ctx, p);
-    return v === undefined ? undefined : parseProjection(v, p, (n) => canonicalName(ldc, n));
-  };
-  const pick = projection("pick");
-  const omit = projection("omit");
+  const { pick, omit } = projectionParams(ctx, ldc);
   if (pick && omit) throw badRequest("pick and omit cannot be used together", { parameter: "pick" });
   if ((pick || omit) && param(ctx, "attrs") !== undefined) {
     throw badRequest("attrs cannot be combined with pick or omit", { parameter: "attrs" });

@@ -6,6 +6,7 @@ import { Compactor } from "./compact-node";
 import { TripleWriter } from "./expand-triples";
 import { readEntityNode } from "./read-graph";
 import { shortcutTriples } from "./shortcuts";
+import { attributeTimesLine, restoreAttributeTimes, splitAttributeTimes } from "./system-times";
 import type { JsonValue, NgsiEntity } from "./types";
 
 /**
@@ -17,6 +18,12 @@ import type { JsonValue, NgsiEntity } from "./types";
 export interface ToTriplesOptions {
   /** Include the shortcut triples (default true). False gives only the normative NGSI-LD RDF. */
   shortcuts?: boolean;
+  /**
+   * Keep the attribute instances' createdAt/modifiedAt in one literal on the entity instead of two
+   * triples per instance (see system-times.ts). Default: the value of `shortcuts` (true), so that
+   * `shortcuts: false` still gives the purely normative RDF.
+   */
+  compactTimes?: boolean;
   /**
    * Predicates to write a shortcut triple under instead of the attribute's own IRI (attribute IRI ->
    * shortcut predicate IRI). A deployment vocabulary uses it for core terms it cannot redefine: the
@@ -33,7 +40,8 @@ function compiled(ctx: CompiledContext): CompiledJsonLdContext {
 /**
  * The N-Triples of a validated, normalized entity: what jsonld.js `expand` + `toRDF` produce
  * (JSON-LD 1.1 API §5.1, §8.4), except that a GeoProperty value is one rdf:JSON literal, plus the
- * shortcut triples unless `opts.shortcuts === false`. Blank nodes are `_:b0`, `_:b1`, ...
+ * shortcut triples unless `opts.shortcuts === false`, with the attribute timestamps in one literal
+ * unless `opts.compactTimes === false` (system-times.ts). Blank nodes are `_:b0`, `_:b1`, ...
  */
 export function entityToTriples(
   entity: NgsiEntity,
@@ -42,10 +50,26 @@ export function entityToTriples(
 ): string {
   const c = compiled(ctx);
   const w = new TripleWriter(c);
-  const subject = w.node(entity as unknown as { [k: string]: JsonValue });
-  if (opts.shortcuts === false) return w.text;
-  const subj = subject.startsWith("<") ? subject : ntIri(entity.id);
-  return w.text + shortcutTriples(entity, subj, c, opts.shortcutAliases);
+  const json = entity as unknown as { [k: string]: JsonValue };
+  const split = (opts.compactTimes ?? opts.shortcuts !== false) ? splitAttributeTimes(json, c) : undefined;
+  const subject = w.node(split?.entity ?? json);
+  const entityTerm = subject.startsWith("<") ? subject : ntIri(entity.id);
+  const times = split ? attributeTimesLine(entityTerm, split.times) : "";
+  const text =
+    opts.shortcuts === false
+      ? w.text + times
+      : w.text + times + shortcutTriples(entity, entityTerm, c, opts.shortcutAliases);
+  return flat(text);
+}
+
+/**
+ * The text built by `+=` is a V8 rope (a tree of ConsStrings, ~13 KB on the heap for a 6 KB
+ * 10-attribute entity); callers keep it (graph cache, change feed), so it is flattened in place
+ * once here: reading a character makes V8 copy it into one sequential string (measured: 6.3 KB).
+ */
+function flat(s: string): string {
+  s.charCodeAt(0);
+  return s;
 }
 
 /**
@@ -54,6 +78,8 @@ export function entityToTriples(
  */
 export function triplesToEntity(triples: string, entityId: string, ctx: CompiledContext): NgsiEntity {
   const c = compiled(ctx);
-  const node = readEntityNode(parseNTriples(triples), entityId);
+  const parsed = parseNTriples(triples);
+  const node = readEntityNode(parsed, entityId);
+  restoreAttributeTimes(node, parsed, entityId);
   return new Compactor(c).node(node) as NgsiEntity;
 }

@@ -24,6 +24,7 @@ export interface EntityChangeMeta {
  */
 export class EntityRepository {
   readonly locks = new KeyedLock();
+  private readonly durableHooks: ((tenant: string, meta: EntityChangeMeta) => Promise<void>)[] = [];
   private barrier?: (seq: number) => Promise<void> | undefined;
 
   constructor(
@@ -34,6 +35,15 @@ export class EntityRepository {
     /** The geo index of the same store (geo-queries, ETSI GS CIM 009 v1.8 §4.10), fed by the change feed. */
     readonly geo: GeoIndex,
   ) {}
+
+  /**
+   * Adds a hook awaited after every commit, before the write is acknowledged: for derived state that
+   * must be as durable as the entity (the temporal history, issue 5). A hook failing fails the write's
+   * acknowledgement, though the entity change itself is already committed.
+   */
+  onDurableCommit(hook: (tenant: string, meta: EntityChangeMeta) => Promise<void>): void {
+    this.durableHooks.push(hook);
+  }
 
   /**
    * Sets what a commit waits for after it is durable and before it resolves (issue 4 item 4: the
@@ -105,6 +115,7 @@ export class EntityRepository {
     }
     const meta: EntityChangeMeta = { operation, after, before, ctx };
     const seq = await this.store.commit(tenant, writes, meta);
+    for (const hook of this.durableHooks) await hook(tenant, meta);
     await this.barrier?.(seq);
   }
 }

@@ -19,7 +19,7 @@ export class EntityIndex {
       for (const r of rows) {
         const id = r.g.slice(1, -1);
         if (isInternalGraph(id)) continue;
-        const t = r.t.slice(1, -1);
+        const t = typeIri(r.t.slice(1, -1));
         const list = map.get(id);
         if (list) list.push(t);
         else map.set(id, [t]);
@@ -76,8 +76,24 @@ export function typesInTriples(id: string, triples: string): string[] {
   while (at !== -1) {
     const start = at + prefix.length;
     const end = triples.indexOf(">", start);
-    out.push(triples.slice(start, end));
+    out.push(typeIri(triples.slice(start, end)));
     at = triples.indexOf(prefix, end);
   }
   return out;
+}
+
+const typeIris = new Map<string, string>();
+
+/**
+ * The one shared copy of a type IRI. A `slice` of the graph text is a V8 SlicedString that keeps the
+ * whole text alive (measured: 630 MB of entity texts held by this index at 100k entities); types are
+ * few, so each is copied out once and shared.
+ */
+function typeIri(slice: string): string {
+  let t = typeIris.get(slice);
+  if (t === undefined) {
+    t = Buffer.from(slice, "utf8").toString("utf8");
+    typeIris.set(t, t);
+  }
+  return t;
 }

@@ -11,8 +11,11 @@ export interface JournalRecord {
 /** Bytes of the record header: payload length (u32 LE) then CRC-32 of the payload (u32 LE). */
 export const HEADER_BYTES = 8;
 
-/** Encodes a record as header + UTF-8 JSON payload. */
-export function encodeRecord(r: JournalRecord): Buffer {
+/**
+ * Encodes a record as header + UTF-8 JSON payload. Generic so that other append-only logs with the same
+ * framing (the temporal history log, src/store/history) share it; the default is a journal record.
+ */
+export function encodeRecord<T = JournalRecord>(r: T): Buffer {
   const json = JSON.stringify(r);
   const out = Buffer.allocUnsafe(HEADER_BYTES + Buffer.byteLength(json, "utf8"));
   const len = out.write(json, HEADER_BYTES, "utf8");
@@ -35,8 +38,8 @@ export interface SegmentDamage {
 }
 
 /** Result of decoding the records of one journal segment. */
-export interface DecodedSegment {
-  records: JournalRecord[];
+export interface DecodedSegment<T = JournalRecord> {
+  records: T[];
   /** Offset just after the last whole, valid record. */
   validBytes: number;
   damage?: SegmentDamage;
@@ -48,10 +51,10 @@ function allZero(buf: Buffer, from: number): boolean {
 }
 
 /** Decodes a segment; stops at the first incomplete or corrupt record and classifies the damage. */
-export function decodeSegment(buf: Buffer): DecodedSegment {
-  const records: JournalRecord[] = [];
+export function decodeSegment<T = JournalRecord>(buf: Buffer): DecodedSegment<T> {
+  const records: T[] = [];
   let at = 0;
-  const stop = (reason: string, recordEnd: number): DecodedSegment => ({
+  const stop = (reason: string, recordEnd: number): DecodedSegment<T> => ({
     records,
     validBytes: at,
     damage: { offset: at, reason, torn: recordEnd >= buf.length || allZero(buf, at) },
@@ -64,9 +67,9 @@ export function decodeSegment(buf: Buffer): DecodedSegment {
     if (end > buf.length) return stop("truncated record", end);
     const payload = buf.subarray(at + HEADER_BYTES, end);
     if (crc32(payload) !== buf.readUInt32LE(at + 4)) return stop("checksum mismatch", end);
-    let rec: JournalRecord;
+    let rec: T;
     try {
-      rec = JSON.parse(payload.toString("utf8")) as JournalRecord;
+      rec = JSON.parse(payload.toString("utf8")) as T;
     } catch {
       return stop("unreadable payload", end);
     }

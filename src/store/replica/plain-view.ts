@@ -1,5 +1,5 @@
 import oxigraph from "oxigraph";
-import { INTERNAL_GRAPH_PREFIX, type GraphWrite } from "../graph-store";
+import { isInternalGraph, type GraphWrite } from "../graph-store";
 import type { RecoveryTarget } from "../worker/recovery";
 import type { TenantDatasets } from "../worker/tenant-datasets";
 
@@ -42,7 +42,7 @@ export class ReplicaDatasets implements RecoveryTarget {
 
   /** Applies one commit of the change feed (or of the journal) to both views. */
   apply(tenant: string, writes: GraphWrite[]): void {
-    const visible = writes.filter((w) => !w.graph.startsWith(INTERNAL_GRAPH_PREFIX));
+    const visible = writes.filter((w) => !isInternalGraph(w.graph));
     if (visible.length === 0) return;
     this.datasets.apply(tenant, visible, true);
     const store = this.datasets.storeFor(tenant)!;
@@ -54,9 +54,9 @@ export class ReplicaDatasets implements RecoveryTarget {
   }
 
   /** Loads a snapshot, drops internal graphs, and derives the plain view of everything it holds. */
-  loadSnapshot(tenant: string, chunks: Iterable<Uint8Array>): void {
-    this.datasets.loadSnapshot(tenant, chunks);
-    const hidden = this.datasets.graphs(tenant).filter((g) => g.startsWith(INTERNAL_GRAPH_PREFIX));
+  loadSnapshot(tenant: string, chunks: Iterable<Uint8Array>, source?: string): void {
+    this.datasets.loadSnapshot(tenant, chunks, source);
+    const hidden = this.datasets.graphs(tenant).filter(isInternalGraph);
     if (hidden.length > 0) {
       this.datasets.apply(
         tenant,

@@ -1,14 +1,13 @@
 import fs from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
 import type { JournalWriter } from "../journal/journal-writer";
 import { fsyncDir, listSegments } from "../journal/journal-files";
-import type { TenantDatasets } from "../worker/tenant-datasets";
-import { removeStaleSnapshots, writeManifest } from "./snapshot-files";
-import { writeSnapshotFiles } from "./snapshot-writer";
+import { removeStaleSnapshots, SnapshotManifest, writeManifest } from "./snapshot-files";
 
 /** What the compactor needs from the worker. */
 export interface CompactorHost {
   dir: string;
-  datasets: TenantDatasets;
   journal: JournalWriter;
   /** Seq of the last commit applied to the datasets. */
   lastSeq(): number;
@@ -18,7 +17,9 @@ export interface CompactorHost {
 /**
  * Compaction (DESIGN.md "Durability is ours to build"), in an order that loses nothing if killed at any
  * point: (1) rotate the journal, so records up to `seq` are durable in old segments and later ones go
- * to a new segment; (2) write every tenant's snapshot file (temp + fsync + rename); (3) write the
+ * to a new segment; (2) write every tenant's snapshot file (temp + fsync + rename) in a worker thread
+ * of its own, from the previous snapshot and those segments, without the Oxigraph store (measured:
+ * dumping the store graph by graph held up commits for 37-40 s at 2.6 M quads); (3) write the
  * manifest naming them, atomically; only then (4) delete old segments and old snapshot files. Before
  * (3) completes, start-up uses the previous manifest + all segments; after it, the new snapshot + the
  * new segment (old segments still present are skipped by seq).
@@ -49,11 +50,11 @@ export class Compactor {
   }
 
   private async run(): Promise<void> {
-    const { dir, datasets, journal } = this.host;
+    const { dir, journal } = this.host;
     const t0 = Date.now();
     const seq = this.host.lastSeq();
     await journal.rotate(seq + 1);
-    const manifest = await writeSnapshotFiles(dir, seq, datasets);
+    const manifest = await mergeInWorker(dir, seq);
     writeManifest(dir, manifest);
     for (const s of listSegments(dir)) if (s.startSeq <= seq) fs.rmSync(s.file, { force: true });
     removeStaleSnapshots(dir, manifest);
@@ -62,4 +63,25 @@ export class Compactor {
     const bytes = manifest.tenants.reduce((n, t) => n + t.bytes, 0);
     this.host.log("info", "store compacted", { seq, quads, bytes, ms: Date.now() - t0 });
   }
+}
+
+/** Runs snapshot-merge.ts in a fresh worker thread; resolves with the manifest to write. */
+function mergeInWorker(dir: string, seq: number): Promise<SnapshotManifest> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(path.join(__dirname, "compaction-worker.js"), { workerData: { dir, seq } });
+    let done = false;
+    w.once("message", (m: { manifest?: SnapshotManifest; error?: string }) => {
+      done = true;
+      if (m.manifest) resolve(m.manifest);
+      else reject(new Error(`snapshot merge failed: ${m.error ?? "no answer"}`));
+      void w.terminate();
+    });
+    w.once("error", (e) => {
+      done = true;
+      reject(e);
+    });
+    w.once("exit", (code) => {
+      if (!done) reject(new Error(`compaction worker exited with code ${code}`));
+    });
+  });
 }

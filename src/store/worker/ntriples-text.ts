@@ -30,7 +30,32 @@ export function assertGraphIri(graph: string): void {
   }
 }
 
-/** Turns a graph's N-Triples (as Oxigraph writes them: one `s p o .` per line) into N-Quads of `graph`. */
-export function triplesToQuads(ntriples: string, graph: string): string {
-  return ntriples.replaceAll(" .\n", ` <${graph}> .\n`);
+/**
+ * Turns N-Triples into N-Quads of `graph` with every blank-node label `L` written as `_:<prefix>L`
+ * (N-Triples §2.4 BLANK_NODE_LABEL; N-Quads §2.1). A snapshot is loaded in ONE load call, where
+ * equal labels are one node, so labels that are only unique per write (the codec's `_:b0`...) need a
+ * prefix unique per write. Expects one `S P O .` per line with single spaces, as the codec and
+ * Oxigraph write: a blank subject opens the line, a blank object follows the predicate's `> `.
+ */
+export function triplesToQuadsRelabelled(ntriples: string, graph: string, prefix: string): string {
+  const tail = ` <${graph}> .\n`;
+  let out = "";
+  let at = 0;
+  while (at < ntriples.length) {
+    let end = ntriples.indexOf("\n", at);
+    if (end === -1) end = ntriples.length;
+    let line = ntriples.slice(at, end);
+    at = end + 1;
+    if (!line.endsWith(" .")) {
+      if (line.trim() === "") continue;
+      throw new Error(`not an N-Triples line: ${JSON.stringify(line.slice(0, 200))}`);
+    }
+    if (line.startsWith("_:")) line = `_:${prefix}${line.slice(2)}`;
+    const subjectEnd = line.indexOf(" ");
+    const objectAt = line.indexOf("> ", subjectEnd + 1) + 2;
+    if (line.startsWith("_:", objectAt))
+      line = `${line.slice(0, objectAt)}_:${prefix}${line.slice(objectAt + 2)}`;
+    out += line.slice(0, -2) + tail;
+  }
+  return out;
 }

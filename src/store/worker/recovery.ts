@@ -49,7 +49,8 @@ export function recover(dir: string, datasets: RecoveryTarget, log: Log, readOnl
   if (!readOnly) removeStaleSnapshots(dir, manifest);
   let lastSeq = 0;
   if (manifest) {
-    for (const t of manifest.tenants) datasets.loadSnapshot(t.tenant, readChunks(path.join(dir, t.file)));
+    for (const t of manifest.tenants)
+      datasets.loadSnapshot(t.tenant, readChunks(path.join(dir, t.file)), t.file);
     lastSeq = manifest.seq;
     log("info", "store snapshot loaded", { seq: lastSeq, quads: datasets.quads, ms: Date.now() - t0 });
   }

@@ -129,7 +129,7 @@ try {
   const r = recover(dir, datasets, log);
   seq = r.lastSeq;
   journal = JournalWriter.open(dir, r.tailStart ?? seq + 1);
-  compactor = new Compactor({ dir, datasets, journal, lastSeq: () => seq, log });
+  compactor = new Compactor({ dir, journal, lastSeq: () => seq, log });
   send({ event: "ready", stats: stats(), replayed: r.replayed, ms: Date.now() - t0 });
 } catch (e) {
   send({ event: "fatal", message: e instanceof Error ? e.message : String(e) });

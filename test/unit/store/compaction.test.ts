@@ -155,4 +155,26 @@ describe("store/snapshots and compaction", () => {
       removeDir(after);
     }
   });
+
+  it("keeps the blank nodes of different writes apart in the snapshot (one load call at start)", async () => {
+    const store = await open(dir);
+    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+    await commitRange(store, 0, 10, "a"); // every write labels its attribute nodes _:b0, _:b1
+    await store.compact();
+    await commitRange(store, 5, 15, "b");
+    await store.compact(); // merges the first snapshot with the journal
+    await store.close();
+    const again = await open(dir);
+    try {
+      const rows = await again.select(
+        "",
+        "SELECT (COUNT(DISTINCT ?b) AS ?n) WHERE { GRAPH ?g { ?s ?p ?b FILTER(isBlank(?b)) } }",
+      );
+      expect(rows[0].n).to.match(/^"30"/); // 15 entities x 2 attribute nodes
+    } finally {
+      await again.close();
+    }
+    await expectState(dir, [0, 1, 2, 3, 4], "a");
+    await expectState(dir, [5, 6, 7, 8, 9, 10, 11, 12, 13, 14], "b");
+  });
 });

@@ -18,8 +18,9 @@ import { CORE_URL, ETSI_URL, documentLoader, loadContext } from "./local-context
  *     GeoProperty values wrapped as {"@type":"@json"}, the codec's one documented deviation), compared
  *     as URDNA2015-canonical N-Quads;
  * (b) triplesToEntity of those triples equals jsonld.js compact of the document with the same context;
- * (c) so does triplesToEntity of the graph as Oxigraph dumps it after loading the full triples
- *     (shortcuts included; Oxigraph relabels blank nodes, reorders and canonicalises literals).
+ * (c) so does triplesToEntity of the graph as Oxigraph dumps it after loading the full triples as the
+ *     store keeps them (shortcuts included, attribute timestamps in one literal: system-times.ts;
+ *     Oxigraph relabels blank nodes, reorders and canonicalises literals).
  * Semantics-free normalisation in (b) only: arrays that are JSON-LD sets (not @list values, not JSON
  * literals, not GeoJSON) are compared as sorted sets, because RDF does not keep their order; and the
  * reference's wrapped GeoJSON value {"type":"@json","@value":g} is unwrapped to g.

@@ -64,4 +64,64 @@ describe("entity codec (ETSI GS CIM 009 §5.5.7; fast JSON-LD path)", () => {
     const back = triplesToEntity(entityToTriples(e, ctx), e.id, ctx) as unknown as { n: { value: number[] } };
     expect([...back.n.value].sort((a, b) => a - b)).to.deep.equal([-7, 0, 1.5, 123456789, 1e21]);
   });
+
+  describe("attribute timestamps in one literal (system-times.ts)", () => {
+    const T1 = "2024-03-01T10:00:00.000Z";
+    const T2 = "2024-03-02T10:00:00.000Z";
+    const stamped: NgsiEntity = {
+      id: "urn:ngsi-ld:TrafficCamera:2",
+      type: "TrafficCamera",
+      createdAt: T1,
+      modifiedAt: T2,
+      status: { type: "Property", value: "active", createdAt: T1, modifiedAt: T1 },
+      road: { type: "Relationship", object: "urn:ngsi-ld:Road:1", createdAt: T1, modifiedAt: T2 },
+      speed: [
+        { type: "Property", value: 37.5, datasetId: "urn:ds:radar", createdAt: T1, modifiedAt: T1 },
+        {
+          type: "Property",
+          value: 40,
+          datasetId: "urn:ds:loop",
+          modifiedAt: T2,
+          quality: { type: "Property", value: 2 },
+        },
+      ],
+      plain: { type: "Property", value: 1 },
+    };
+    const TIMES = "<https://w3id.org/citygraph/store#attributeTimes>";
+
+    it("stores them as one literal, keeps the entity's own times as triples, and reads back exactly", () => {
+      const nt = entityToTriples(stamped, ctx);
+      expect(nt.match(new RegExp(TIMES, "g"))).to.have.length(1);
+      expect(nt.match(/<https:\/\/uri\.etsi\.org\/ngsi-ld\/createdAt>/g)).to.have.length(1);
+      expect(nt).to.include(
+        `<urn:ngsi-ld:TrafficCamera:2> <https://uri.etsi.org/ngsi-ld/modifiedAt> "${T2}"`,
+      );
+      const normative = entityToTriples(stamped, ctx, { shortcuts: false });
+      expect(normative).not.to.include(TIMES);
+      expect(normative.match(/<https:\/\/uri\.etsi\.org\/ngsi-ld\/createdAt>/g)).to.have.length(4);
+      expect(triplesToEntity(nt, stamped.id, ctx)).to.deep.equal(stamped);
+      expect(triplesToEntity(normative, stamped.id, ctx)).to.deep.equal(stamped);
+    });
+
+    it("writes no literal when no instance has a time, and keeps triples when instances are ambiguous", () => {
+      expect(entityToTriples(entity, ctx)).not.to.include(TIMES);
+      const dup: NgsiEntity = {
+        id: "urn:x:2",
+        type: "T",
+        speed: [
+          { type: "Property", value: 1, createdAt: T1 },
+          { type: "Property", value: 2, createdAt: T2 },
+        ],
+      };
+      const nt = entityToTriples(dup, ctx);
+      expect(nt).not.to.include(TIMES);
+      expect(triplesToEntity(nt, dup.id, ctx)).to.deep.equal(dup);
+    });
+
+    it("does not change the entity it is given", () => {
+      const copy = structuredClone(stamped);
+      entityToTriples(stamped, ctx);
+      expect(stamped).to.deep.equal(copy);
+    });
+  });
 });

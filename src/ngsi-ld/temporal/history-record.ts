@@ -1,0 +1,27 @@
+/**
+ * One instance as written to the history log: attribute IRI, instance number, observedAt (null when
+ * absent), createdAt, modifiedAt (epoch ms), numeric value (null when the value is not a number) and the
+ * instance's JSON template (names expanded; see {@link InstanceRow}).
+ */
+export type RowTuple = [
+  attr: string,
+  iid: number,
+  obs: number | null,
+  created: number,
+  modified: number,
+  num: number | null,
+  rest: string,
+];
+
+/**
+ * A record of the temporal history log (ETSI GS CIM 009 v1.8 §5.6.11 to §5.6.16 as changes of state):
+ * `put` appends instances to an entity's history (creating it, updating its types/scope), `delEntity`
+ * (§5.6.13), `delAttr` (§5.6.15; `ds` undefined = default instances, `all` = every dataset), `delInst`
+ * (§5.6.16) and `modInst` (§5.6.15 modify an instance) change it. Tenant `t`, entity id `e`.
+ */
+export type HistoryRecord =
+  | { op: "put"; t: string; e: string; ty?: string[]; sc?: unknown; at: number; r: RowTuple[] }
+  | { op: "delEntity"; t: string; e: string }
+  | { op: "delAttr"; t: string; e: string; a: string; ds?: string; all?: boolean }
+  | { op: "delInst"; t: string; e: string; a: string; n: number }
+  | { op: "modInst"; t: string; e: string; a: string; n: number; r: RowTuple };

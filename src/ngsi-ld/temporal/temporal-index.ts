@@ -1,0 +1,172 @@
+import type { HistoryRecord, RowTuple } from "./history-record";
+import { Interner } from "./interner";
+import { Series, type InstanceRow } from "./series";
+
+/** The history of one entity: its types and scope as last written, and one series per attribute IRI. */
+export interface TemporalEntity {
+  id: string;
+  /** Expanded type IRIs. */
+  types: string[];
+  scope?: unknown;
+  createdAt: number;
+  modifiedAt: number;
+  /** Attribute IRI -> instances (every datasetId together; the template says which). */
+  attrs: Map<string, Series>;
+}
+
+/**
+ * The in-memory columnar index of the temporal history (issue 5): per tenant, per entity, per attribute
+ * a {@link Series}. It is the state the history log's records build (src/store/history): applying the
+ * records of the log in order, from empty, gives the same index, which is how start-up rebuilds it.
+ */
+export class TemporalIndex {
+  readonly interner = new Interner();
+  private readonly tenants = new Map<string, Map<string, TemporalEntity>>();
+  private nextIid = 1;
+
+  /** A fresh instance number, never handed out before (also after a restart: replay moves it past the log's). */
+  newIid(): number {
+    return this.nextIid++;
+  }
+
+  /** Applies one record (a write, or a record replayed from the log). */
+  apply(r: HistoryRecord): void {
+    const map = this.tenant(r.t);
+    if (r.op === "put") {
+      let e = map.get(r.e);
+      if (!e)
+        map.set(
+          r.e,
+          (e = { id: r.e, types: r.ty ?? [], createdAt: r.at, modifiedAt: r.at, attrs: new Map() }),
+        );
+      if (r.ty && r.ty.length) e.types = r.ty;
+      if (r.sc !== undefined) e.scope = r.sc;
+      e.modifiedAt = Math.max(e.modifiedAt, r.at);
+      for (const t of r.r) {
+        let s = e.attrs.get(t[0]);
+        if (!s) e.attrs.set(t[0], (s = new Series()));
+        s.insert(this.toRow(t));
+      }
+      return;
+    }
+    const e = map.get(r.e);
+    if (!e) return;
+    if (r.op === "delEntity") {
+      map.delete(r.e);
+      return;
+    }
+    const s = e.attrs.get(r.a);
+    if (!s) return;
+    if (r.op === "delAttr") {
+      if (r.all) e.attrs.delete(r.a);
+      else {
+        for (let i = s.length - 1; i >= 0; i--) {
+          if (this.datasetId(s.rest[i]) === r.ds) s.removeRange(i, i + 1);
+        }
+        if (s.length === 0) e.attrs.delete(r.a);
+      }
+      return;
+    }
+    const at = s.indexOf(r.n);
+    if (at < 0) return;
+    s.removeRange(at, at + 1);
+    if (r.op === "modInst") s.insert(this.toRow(r.r));
+    else if (s.length === 0) e.attrs.delete(r.a);
+  }
+
+  /** The datasetId in a template, or undefined for the default instance. */
+  datasetId(rest: number): string | undefined {
+    const d = this.interner.object(rest).datasetId;
+    return typeof d === "string" ? d : undefined;
+  }
+
+  /** The history of entity `id`, or undefined. */
+  entity(tenant: string, id: string): TemporalEntity | undefined {
+    return this.tenants.get(tenant)?.get(id);
+  }
+
+  /** Every entity of `tenant` with a history. */
+  entities(tenant: string): IterableIterator<TemporalEntity> {
+    return this.tenant(tenant).values();
+  }
+
+  /** The log tuple of row `i` of `s` (attribute `attr`). */
+  tuple(attr: string, s: Series, i: number): RowTuple {
+    const obs = s.obs[i];
+    const num = s.num[i];
+    return [
+      attr,
+      s.iid[i],
+      Number.isNaN(obs) ? null : obs,
+      s.created[i],
+      s.modified[i],
+      Number.isNaN(num) ? null : num,
+      this.interner.text(s.rest[i]),
+    ];
+  }
+
+  /**
+   * The whole state as `put` records (one per entity), for compaction of the log: replaying them from
+   * empty rebuilds this index, instance numbers included.
+   */
+  *snapshot(): Generator<HistoryRecord> {
+    for (const [t, map] of this.tenants) {
+      for (const e of map.values()) {
+        const r: RowTuple[] = [];
+        for (const [a, s] of e.attrs) for (let i = 0; i < s.length; i++) r.push(this.tuple(a, s, i));
+        yield { op: "put", t, e: e.id, ty: e.types, sc: e.scope, at: e.createdAt, r };
+        if (e.modifiedAt !== e.createdAt) yield { op: "put", t, e: e.id, at: e.modifiedAt, r: [] };
+      }
+    }
+  }
+
+  /** Retention: drops every instance whose time is before `t`, and entities left without history. */
+  dropBefore(t: number): number {
+    let n = 0;
+    for (const map of this.tenants.values()) {
+      for (const [id, e] of map) {
+        for (const [a, s] of e.attrs) {
+          n += s.dropBefore(t);
+          if (s.length === 0) e.attrs.delete(a);
+        }
+        if (e.attrs.size === 0 && e.modifiedAt < t) map.delete(id);
+      }
+    }
+    return n;
+  }
+
+  /** Instances held and bytes of their arrays. */
+  stats(): { entities: number; instances: number; bytes: number; templates: number } {
+    let entities = 0;
+    let instances = 0;
+    let bytes = 0;
+    for (const map of this.tenants.values()) {
+      entities += map.size;
+      for (const e of map.values()) {
+        for (const s of e.attrs.values()) {
+          instances += s.length;
+          bytes += s.bytes();
+        }
+      }
+    }
+    return { entities, instances, bytes, templates: this.interner.size };
+  }
+
+  private toRow(t: RowTuple): InstanceRow {
+    if (t[1] >= this.nextIid) this.nextIid = t[1] + 1;
+    return {
+      iid: t[1],
+      obs: t[2] ?? NaN,
+      created: t[3],
+      modified: t[4],
+      num: t[5] ?? NaN,
+      rest: this.interner.id(t[6]),
+    };
+  }
+
+  private tenant(t: string): Map<string, TemporalEntity> {
+    let m = this.tenants.get(t);
+    if (!m) this.tenants.set(t, (m = new Map()));
+    return m;
+  }
+}

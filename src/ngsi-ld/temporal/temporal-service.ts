@@ -1,0 +1,224 @@
+import { notFound } from "../../errors";
+import type { CompiledContext } from "../../rdf/compiled-context";
+import { HistoryLog } from "../../store/history/history-log";
+import type { EntityChangeMeta } from "../entities/entity-repository";
+import { attributeNames, datasetIdOf, instancesOf, typesOf, type Entity } from "../model/entity";
+import type { AttributeInstance } from "../model/normalize-attribute";
+import type { HistoryRecord, RowTuple } from "./history-record";
+import { instanceNumber, instanceToTuple } from "./instance-codec";
+import { TemporalIndex } from "./temporal-index";
+
+/** Options of {@link TemporalService.open}. */
+export interface TemporalOptions {
+  /** Folder of the history log (`<DATA_DIR>/history`). */
+  dir: string;
+  /** Instances older than this (ms) leave memory and disk; 0 = keep everything (`TEMPORAL_RETENTION`). */
+  retentionMs: number;
+  /** Log bytes that trigger a compaction. */
+  compactBytes: number;
+  log?: (level: "info" | "warn" | "error", msg: string, fields?: object) => void;
+}
+
+/**
+ * The temporal history of the NGSI-LD API (ETSI GS CIM 009 v1.8 §5.6.11 to §5.6.16 writes; issue 5):
+ * every write goes to the in-memory {@link TemporalIndex} and the durable {@link HistoryLog}, and
+ * resolves once it is on disk. Writes through the normal API arrive through {@link recordChange}, which
+ * the entity repository awaits after each commit, so one acknowledged entity write is one acknowledged
+ * history write. Retention drops old instances from memory and, at the next compaction, from disk.
+ */
+export class TemporalService {
+  private timer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    readonly index: TemporalIndex,
+    private readonly log: HistoryLog<HistoryRecord>,
+    private readonly opts: TemporalOptions,
+  ) {}
+
+  /** Opens the history log, rebuilds the index from it, applies retention and starts its timer. */
+  static open(opts: TemporalOptions): TemporalService {
+    const index = new TemporalIndex();
+    const { log, scan } = HistoryLog.open<HistoryRecord>(opts.dir, (r) => index.apply(r));
+    const svc = new TemporalService(index, log, opts);
+    opts.log?.("info", "temporal history ready", { ...scan, ...index.stats() });
+    if (opts.retentionMs > 0) {
+      svc.applyRetention();
+      svc.timer = setInterval(() => svc.applyRetention(), Math.min(opts.retentionMs / 4, 600_000));
+      svc.timer.unref();
+    }
+    return svc;
+  }
+
+  /** Retention (`TEMPORAL_RETENTION`): drops instances older than the window, then compacts the log. */
+  applyRetention(now = Date.now()): number {
+    const n = this.index.dropBefore(now - this.opts.retentionMs);
+    if (n > 0) {
+      this.opts.log?.("info", "temporal retention dropped instances", { instances: n });
+      this.compact();
+    }
+    return n;
+  }
+
+  /** Rewrites the log as the current state (drops what retention and deletions removed). */
+  compact(): Promise<void> {
+    return this.log.compact(this.index.snapshot()).catch((e: Error) => {
+      this.opts.log?.("error", "history compaction failed", { error: e.message });
+    });
+  }
+
+  private async write(r: HistoryRecord): Promise<void> {
+    this.index.apply(r); // before the append: a compaction snapshot taken meanwhile must include it
+    await this.log.append(r);
+    if (this.log.size > this.opts.compactBytes) void this.compact();
+  }
+
+  /**
+   * The change-feed hook of the entity repository: appends an instance for every attribute instance a
+   * committed write created or changed (value, observedAt, createdAt, modifiedAt, datasetId), for the
+   * entities it saved. Deleted entities keep their history.
+   */
+  async recordChange(tenant: string, meta: EntityChangeMeta): Promise<void> {
+    const now = Date.now();
+    const records: HistoryRecord[] = [];
+    for (const [id, after] of meta.after) {
+      if (!after) continue;
+      const before = meta.before.get(id);
+      const rows: RowTuple[] = [];
+      for (const name of attributeNames(after)) {
+        const old = before ? instancesOf(before, name) : [];
+        const attr = meta.ctx.expandTerm(name);
+        for (const inst of instancesOf(after, name)) {
+          const prev = old.find((o) => datasetIdOf(o) === datasetIdOf(inst));
+          if (prev && JSON.stringify(prev) === JSON.stringify(inst)) continue;
+          rows.push(instanceToTuple(attr, inst, meta.ctx, this.index.newIid(), now));
+        }
+      }
+      const known = this.index.entity(tenant, id);
+      if (rows.length === 0 && known) continue;
+      records.push(this.putRecord(tenant, after, meta.ctx, rows, now));
+    }
+    await Promise.all(records.map((r) => this.write(r)));
+  }
+
+  private putRecord(
+    tenant: string,
+    e: Entity,
+    ctx: CompiledContext,
+    r: RowTuple[],
+    at: number,
+  ): HistoryRecord {
+    const ty = typesOf(e).map((t) => ctx.expandTerm(t));
+    return { op: "put", t: tenant, e: e.id, ty: ty.length ? ty : undefined, sc: e.scope, at, r };
+  }
+
+  private rowsOf(e: Entity, ctx: CompiledContext, now: number): RowTuple[] {
+    const rows: RowTuple[] = [];
+    for (const name of attributeNames(e)) {
+      const attr = ctx.expandTerm(name);
+      for (const inst of instancesOf(e, name)) {
+        rows.push(instanceToTuple(attr, stamped(inst, now), ctx, this.index.newIid(), now));
+      }
+    }
+    return rows;
+  }
+
+  /** §5.6.11: creates the temporal entity, or adds the instances to an existing one. True if created. */
+  async upsert(tenant: string, e: Entity, ctx: CompiledContext): Promise<boolean> {
+    const created = !this.index.entity(tenant, e.id);
+    const now = Date.now();
+    await this.write(this.putRecord(tenant, e, ctx, this.rowsOf(e, ctx, now), now));
+    return created;
+  }
+
+  /** §5.6.12: appends attribute instances to an existing temporal entity (404 otherwise). */
+  async append(tenant: string, id: string, fragment: Entity, ctx: CompiledContext): Promise<void> {
+    this.mustExist(tenant, id);
+    const now = Date.now();
+    await this.write({
+      ...this.putRecord(tenant, { ...fragment, id }, ctx, this.rowsOf(fragment, ctx, now), now),
+    });
+  }
+
+  /** §5.6.13: deletes the temporal entity (404 if absent). */
+  async deleteEntity(tenant: string, id: string): Promise<void> {
+    this.mustExist(tenant, id);
+    await this.write({ op: "delEntity", t: tenant, e: id });
+  }
+
+  /**
+   * §5.6.14: deletes the instances of an attribute: the default ones, those of `datasetId`, or with
+   * `all` every instance. 404 if the entity or the attribute (or that dataset) has none.
+   */
+  async deleteAttribute(
+    tenant: string,
+    id: string,
+    attr: string,
+    datasetId?: string,
+    all = false,
+  ): Promise<void> {
+    const s = this.mustExist(tenant, id).attrs.get(attr);
+    let found = !!s && all;
+    for (let i = 0; !found && s && i < s.length; i++) found = this.index.datasetId(s.rest[i]) === datasetId;
+    if (!found) throw notFound(`Entity ${id} has no such instances of attribute ${attr}`, { id, attr });
+    await this.write({ op: "delAttr", t: tenant, e: id, a: attr, ds: datasetId, all: all || undefined });
+  }
+
+  /** §5.6.15: replaces the content of one instance, keeping its instanceId and createdAt. */
+  async modifyInstance(
+    tenant: string,
+    id: string,
+    attr: string,
+    instanceId: string,
+    inst: AttributeInstance,
+    ctx: CompiledContext,
+  ): Promise<void> {
+    const { s, at, n } = this.findInstance(tenant, id, attr, instanceId);
+    const now = Date.now();
+    const old = s.row(at);
+    const merged: AttributeInstance = { ...inst };
+    if (merged.observedAt === undefined && !Number.isNaN(old.obs))
+      merged.observedAt = new Date(old.obs).toISOString();
+    const t = instanceToTuple(attr, merged, ctx, n, now);
+    t[3] = old.created;
+    t[4] = now;
+    await this.write({ op: "modInst", t: tenant, e: id, a: attr, n, r: t });
+  }
+
+  /** §5.6.16: deletes one instance. */
+  async deleteInstance(tenant: string, id: string, attr: string, instanceId: string): Promise<void> {
+    const { n } = this.findInstance(tenant, id, attr, instanceId);
+    await this.write({ op: "delInst", t: tenant, e: id, a: attr, n });
+  }
+
+  private findInstance(tenant: string, id: string, attr: string, instanceId: string) {
+    const s = this.mustExist(tenant, id).attrs.get(attr);
+    const n = instanceNumber(instanceId);
+    const at = s && n !== undefined ? s.indexOf(n) : -1;
+    if (!s || at < 0 || n === undefined) {
+      throw notFound(`Attribute ${attr} of entity ${id} has no instance ${instanceId}`, {
+        id,
+        attr,
+        instanceId,
+      });
+    }
+    return { s, at, n };
+  }
+
+  private mustExist(tenant: string, id: string) {
+    const e = this.index.entity(tenant, id);
+    if (!e) throw notFound(`Temporal entity ${id} does not exist`, { id });
+    return e;
+  }
+
+  /** Stops the retention timer, finishes a compaction and closes the log. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.log.close();
+  }
+}
+
+/** An instance written through the temporal API gets createdAt = modifiedAt = now (§4.8). */
+function stamped(inst: AttributeInstance, now: number): AttributeInstance {
+  const iso = new Date(now).toISOString();
+  return { ...inst, createdAt: iso, modifiedAt: iso };
+}
