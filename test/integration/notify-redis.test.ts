@@ -84,9 +84,10 @@ describe("notifications through BullMQ on Redis (issue 4 items 3 and 4)", functi
     const down = await new Receiver().start();
     await down.stop();
     const id = "urn:ngsi-ld:Subscription:dead";
+    const shortQueue = uniqueQueueName("dead");
     const short = await startTestApp({
       REDIS_URL,
-      NOTIFY_QUEUE: uniqueQueueName("dead"),
+      NOTIFY_QUEUE: shortQueue,
       NOTIFY_ATTEMPTS: "2",
       NOTIFY_BACKOFF: "10ms",
     });
@@ -112,6 +113,7 @@ describe("notifications through BullMQ on Redis (issue 4 items 3 and 4)", functi
       expect(dead[0].error).to.match(/ECONNREFUSED|refused/i);
     } finally {
       await short.destroy();
+      await dropQueue(shortQueue);
     }
   });
 });
