@@ -7,7 +7,8 @@ import { batchUpsert, getEntities, postEntities, type IdCounter } from "./lib/ht
 import { nquadsOf, nquadsSource, rawIngest, type RawIngestResult } from "./lib/raw-ingest";
 import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer, storeStats } from "./lib/server";
-import { readSettings } from "./lib/settings";
+import { readSettings, type Settings } from "./lib/settings";
+import { benchQueries } from "./query";
 
 /**
  * `npm run bench`: the performance figures of issue 2 ("Done when"), measured in one run on this
@@ -27,7 +28,21 @@ async function main(): Promise<void> {
   say(`citygraph bench: ${JSON.stringify(machine)}\nsettings: ${JSON.stringify(s)}`);
   const rows: Row[] = [];
   const run: Record<string, unknown> = { started, machine, settings: s, durability: "on (service default)" };
+  if (s.only !== "query") await issue2(s, rows, run);
+  if (s.only !== "issue2") {
+    const q = await benchQueries(s);
+    run.queries = q.run;
+    rows.push(...q.rows);
+  }
+  run.finished = new Date().toISOString();
+  run.loadavgAtEnd = machineFacts().loadavg;
+  run.rows = rows;
+  const file = writeResults(run);
+  say(`\n${formatTable(rows)}\n\nJSON: ${file} (and bench/results/latest.json)`);
+}
 
+/** The scenarios of issue 2: codec, bare Koa, POST, GET by id, batch fill, RSS, restart, raw ingest. */
+async function issue2(s: Settings, rows: Row[], run: Record<string, unknown>): Promise<void> {
   say("\n[1/6] bare Koa ceiling: GET / -> 200 ok");
   const koa = await bareKoa(s);
   run.bareKoa = koa;
@@ -222,12 +237,6 @@ async function main(): Promise<void> {
     await stopChild(srv.child, 120000);
     if (process.env.BENCH_KEEP_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
   }
-
-  run.finished = new Date().toISOString();
-  run.loadavgAtEnd = machineFacts().loadavg;
-  run.rows = rows;
-  const file = writeResults(run);
-  say(`\n${formatTable(rows)}\n\nJSON: ${file} (and bench/results/latest.json)`);
 }
 
 main().catch((e: unknown) => {

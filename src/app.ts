@@ -11,6 +11,7 @@ import { entityWrites, type CommitEvent, type GraphStore } from "./store/graph-s
 import { EntityIndex } from "./store/indexes/entity-index";
 import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "./ngsi-ld/query/geo";
+import { EntityViewCache } from "./ngsi-ld/query/entity-view-cache";
 import { DiscoveryIndex } from "./ngsi-ld/discovery/discovery-index";
 import { ContextLoader } from "./rdf/context-loader";
 import { ContextRegistry } from "./rdf/context-registry";
@@ -115,9 +116,19 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   await contexts.init();
   const coreCtx = await contexts.compiled(undefined);
   const attrIndex = new AttributeIndex((t, id) => fastEntityCodec.fromTriples(t, id, coreCtx), coreCtx);
-  await attrIndex.rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id));
   onEntityCommit((e) => attrIndex.apply(e));
+  const attrStart = Date.now();
+  // built in the background: the service answers at once, queries wait for the index (ready())
+  attrIndex
+    .rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id))
+    .then(
+      () => log.info("attribute index rebuilt", { ms: Date.now() - attrStart }),
+      (e: unknown) => log.error("attribute index rebuild failed", { error: String(e) }),
+    );
   const repo = new EntityRepository(store, index, fastEntityCodec, cache, geo);
+  const views = new EntityViewCache(repo, 5_000);
+  onEntityCommit((e) => views.apply(e));
+  const querySources = { index: attrIndex, geo, views };
   const temporal = TemporalService.open({
     dir: path.join(config.dataDir, "history"),
     retentionMs: config.temporalRetentionMs,
@@ -140,8 +151,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     query: async (tenant, filter, ctx) =>
       (
         await queryEntities(
-          repo,
-          attrIndex,
+          querySources,
           tenant,
           { ...filter, limit: config.maxLimit, offset: 0, count: false },
           ctx,
@@ -181,7 +191,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo), responses);
   registerBatchRoutes(ngsi, batch, entities, contexts);
-  registerQueryRoutes(ngsi, repo, attrIndex, config.maxLimit);
+  registerQueryRoutes(ngsi, querySources, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);
   registerDiscoveryRoutes(ngsi, discovery);
   registerTemporalRoutes(ngsi, temporal);

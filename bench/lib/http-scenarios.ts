@@ -63,8 +63,8 @@ export interface BatchResult extends LoadResult {
 }
 
 /**
- * POST /entityOperations/upsert of entity numbers [from, from + batches × batchSize), `batchSize`
- * per request, bodies built before the load starts so the load generator only sends. Prints
+ * POST /entityOperations/upsert of entity numbers [from, from + batches × batchSize) as `make` builds
+ * them (default: the TrafficFlowObserved entities), `batchSize` per request, bodies built before the load starts so the load generator only sends. Prints
  * progress every 10 batches.
  */
 export async function batchUpsert(
@@ -72,10 +72,10 @@ export async function batchUpsert(
   s: Settings,
   from: number,
   batches: number,
+  make: (from: number, count: number) => unknown[] = (f, c) => makeEntities(f, c, true),
 ): Promise<BatchResult> {
   const bodies: string[] = [];
-  for (let b = 0; b < batches; b++)
-    bodies.push(JSON.stringify(makeEntities(from + b * s.batchSize, s.batchSize, true)));
+  for (let b = 0; b < batches; b++) bodies.push(JSON.stringify(make(from + b * s.batchSize, s.batchSize)));
   let sent = 0;
   let done = 0;
   const t0 = performance.now();

@@ -9,6 +9,7 @@
  * | BENCH_CONNECTIONS | 32 | autocannon connections of the single-request scenarios |
  * | BENCH_BATCH_CONNECTIONS | 4 | connections of the batch-upsert scenario (1,000 entities each) |
  * | BENCH_BATCH_SIZE | 1000 | entities per batch upsert |
+ * | BENCH_ONLY | (all) | `query`: only the query scenarios of issue 3; `issue2`: only those of issue 2 |
  */
 export interface Settings {
   seconds: number;
@@ -17,6 +18,8 @@ export interface Settings {
   connections: number;
   batchConnections: number;
   batchSize: number;
+  /** Which scenarios to run: undefined = all. */
+  only?: "query" | "issue2";
 }
 
 function num(name: string, def: number, min: number): number {
@@ -25,6 +28,13 @@ function num(name: string, def: number, min: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
   return n;
+}
+
+function only(): Settings["only"] {
+  const v = process.env.BENCH_ONLY;
+  if (v === undefined || v === "") return undefined;
+  if (v !== "query" && v !== "issue2") throw new Error(`BENCH_ONLY must be query or issue2, got "${v}"`);
+  return v;
 }
 
 /** Reads the settings from `process.env`; throws on a bad value. */
@@ -36,5 +46,6 @@ export function readSettings(): Settings {
     connections: Math.floor(num("BENCH_CONNECTIONS", 32, 1)),
     batchConnections: Math.floor(num("BENCH_BATCH_CONNECTIONS", 4, 1)),
     batchSize: Math.floor(num("BENCH_BATCH_SIZE", 1000, 1)),
+    only: only(),
   };
 }

@@ -69,6 +69,7 @@ export class BullMqQueue implements NotificationQueue {
         connection: connection(),
         concurrency: settings.concurrency,
         stalledInterval: opts.stalledMs,
+        lockDuration: opts.stalledMs,
         maxStalledCount: settings.attempts,
         settings: { backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, settings) },
       },

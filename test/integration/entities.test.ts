@@ -263,6 +263,23 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     expect((await get("/ngsi-ld/v1/entities?type=Building")).body).to.deep.equal([]);
   });
 
+  it("purges the entities matching q (ETSI GS CIM 009 v1.8 §5.6.21)", async () => {
+    const b = (n: number, name: string) => ({
+      id: `urn:pq:${n}`,
+      type: "Tower",
+      name: { type: "Property", value: name },
+    });
+    for (const e of [b(1, "Eiffel Tower"), b(2, "Pisa Tower"), b(3, "Eiffel Tower")])
+      await http(app.url, "POST", "/ngsi-ld/v1/entities", e, link);
+    const del = await http(app.url, "DELETE", '/ngsi-ld/v1/entities?q=name=="Eiffel Tower"', undefined, link);
+    expect(del.status).to.equal(204);
+    const left = (await get("/ngsi-ld/v1/entities?type=Tower")).body as Json[];
+    expect(left.map((e) => e.id)).to.deep.equal(["urn:pq:2"]);
+    expect((await http(app.url, "DELETE", "/ngsi-ld/v1/entities?q=name==", undefined, link)).status).to.equal(
+      400,
+    );
+  });
+
   it("keeps every acknowledged entity across a restart", async () => {
     const id = "urn:ngsi-ld:Vehicle:restart";
     await http(app.url, "POST", "/ngsi-ld/v1/entities", vehicle(id), link);

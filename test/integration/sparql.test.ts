@@ -287,6 +287,53 @@ describe("SPARQL endpoint /sparql (issue 6; interface spec §4.10; SPARQL 1.1 Pr
   });
 });
 
+describe("SPARQL replica over a compacted store (snapshot + journal)", function () {
+  this.timeout(120_000);
+
+  it("loads the snapshot, drops internal graphs, and replays the journal after it", async () => {
+    const first = await startTestApp({ SEED: "on" });
+    const ld = { "Content-Type": "application/ld+json" };
+    const camera = (id: string, status: string) => ({
+      id,
+      type: "TrafficCamera",
+      status: { type: "Property", value: status },
+      "@context": ["https://w3id.org/citygraph/contexts/traffic.jsonld"],
+    });
+    const sub = {
+      id: "urn:ngsi-ld:Subscription:in-snapshot",
+      type: "Subscription",
+      entities: [{ type: "TrafficCamera" }],
+      notification: { endpoint: { uri: "http://127.0.0.1:9/notify" } },
+      "@context": ["https://w3id.org/citygraph/contexts/traffic.jsonld"],
+    };
+    expect((await http(first.url, "POST", "/ngsi-ld/v1/subscriptions", sub, ld)).status).to.equal(201);
+    await first.store.compact();
+    const after = camera("urn:ngsi-ld:TrafficCamera:after-snapshot", "inactive");
+    expect((await http(first.url, "POST", "/ngsi-ld/v1/entities", after, ld)).status).to.equal(201);
+    await first.close();
+    const again = await startTestApp({}, first.dataDir);
+    try {
+      const q = (text: string) =>
+        http(again.url, "POST", "/sparql", PREFIXES + text, { "Content-Type": "application/sparql-query" });
+      const counts = (
+        await q(
+          `SELECT ?s (COUNT(?c) AS ?n) WHERE { ?c a traffic:TrafficCamera ; traffic:status ?s } GROUP BY ?s ORDER BY ?s`,
+        )
+      ).body as { results: { bindings: Record<string, { value: string }>[] } };
+      expect(counts.results.bindings.map((b) => [b.s.value, b.n.value])).to.deep.equal([
+        ["active", "701"],
+        ["inactive", "1"],
+      ]);
+      const hidden = await q(
+        `ASK { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "urn:citygraph:internal:")) }`,
+      );
+      expect(hidden.body).to.deep.equal({ head: {}, boolean: false });
+    } finally {
+      await again.destroy();
+    }
+  });
+});
+
 describe("SPARQL timeout: a heavy query neither stalls the service nor runs on (issue 6 item 6)", function () {
   this.timeout(120_000);
   let server: ChildProcess;

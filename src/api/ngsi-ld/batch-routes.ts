@@ -10,7 +10,8 @@ import { entityFromBody } from "./entity-body";
 import type { ContextProvider, NgsiState } from "./ngsi-state";
 import { listParam, optionsParam, param } from "./query-params";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
-import { refuseUnsupported } from "../../ngsi-ld/query/entity-query";
+import { parseQ } from "../../ngsi-ld/query/q/q-parser";
+import { resolveQ } from "../../ngsi-ld/query/q/q-evaluate";
 
 const st = (ctx: Context) => ctx.state as NgsiState;
 
@@ -123,20 +124,26 @@ export function registerBatchRoutes(
 
   router.delete("/entities", async (ctx) => {
     const s = st(ctx);
-    if (param(ctx, "q") !== undefined) refuseUnsupported("q");
     const types = listParam(ctx, "type");
     const ids = listParam(ctx, "id");
     const keep = listParam(ctx, "keep");
     const drop = listParam(ctx, "drop");
     const local = param(ctx, "local") === "true";
     if (keep && drop) throw badRequest("keep and drop exclude each other", { parameter: "keep" });
-    if (!types && !ids && !local) {
-      throw badRequest("Purging entities needs type, id or local=true", { parameter: "type" });
+    const q = param(ctx, "q");
+    if (!types && !ids && !local && q === undefined) {
+      throw badRequest("Purging entities needs type, id, q or local=true", { parameter: "type" });
     }
     const canon = (l?: string[]) => l?.map((n) => canonicalName(s.ldContext, n));
     await entities.purge(
       s.tenant,
-      { types: types?.map((t) => s.ldContext.expandTerm(t)), ids, keep: canon(keep), drop: canon(drop) },
+      {
+        types: types?.map((t) => s.ldContext.expandTerm(t)),
+        ids,
+        keep: canon(keep),
+        drop: canon(drop),
+        q: q === undefined ? undefined : resolveQ(parseQ(q), s.ldContext),
+      },
       s.ldContext,
     );
     ctx.status = 204;

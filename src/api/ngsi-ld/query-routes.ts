@@ -1,11 +1,9 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { badRequest } from "../../errors";
-import type { EntityRepository } from "../../ngsi-ld/entities/entity-repository";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 import { entityQueryFromBody, filterFromParams, type QueryBodyExtras } from "./query-input";
-import { queryEntities, type EntityQuery } from "../../ngsi-ld/query/entity-query";
-import type { AttributeIndex } from "../../ngsi-ld/query/index/attribute-index";
+import { queryEntities, type EntityQuery, type QuerySources } from "../../ngsi-ld/query/entity-query";
 import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
 import { parseLang } from "../../ngsi-ld/render/language";
 import { renderEntity } from "../../ngsi-ld/render/render-entity";
@@ -13,7 +11,6 @@ import { renderFeatureCollection } from "../../ngsi-ld/render/render-geojson";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
 import { intParam, joinParams, param, renderOptions, setPageLinks } from "./query-params";
-import type { Entity } from "../../ngsi-ld/model/entity";
 import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
 
 const st = (ctx: Context) => ctx.state as NgsiState;
@@ -24,12 +21,7 @@ const st = (ctx: Context) => ctx.state as NgsiState;
  * both with `limit`/`offset`, `count=true` (`NGSILD-Results-Count`), `Link` rel=next/prev, the render
  * options, `datasetId`, `join`/`joinLevel` and GeoJSON (`geometryProperty`).
  */
-export function registerQueryRoutes(
-  router: Router,
-  repo: EntityRepository,
-  index: AttributeIndex,
-  maxLimit: number,
-): void {
+export function registerQueryRoutes(router: Router, src: QuerySources, maxLimit: number): void {
   const answer = async (ctx: Context, filter: EntityFilter, body: QueryBodyExtras = {}) => {
     const { lang } = body;
     const s = st(ctx);
@@ -42,7 +34,7 @@ export function registerQueryRoutes(
     if (lang !== undefined) opts.lang = parseLang(lang);
     const type = negotiate(ctx, ["application/json", "application/ld+json", "application/geo+json"]);
     const query: EntityQuery = { ...filter, limit, offset, count };
-    const page = await queryEntities(repo, index, s.tenant, query, s.ldContext);
+    const page = await queryEntities(src, s.tenant, query, s.ldContext);
     if (page.total !== undefined) ctx.set("NGSILD-Results-Count", String(page.total));
     setPageLinks(ctx, offset, limit, page.hasMore);
     const geoProp = param(ctx, "geometryProperty");
@@ -52,8 +44,7 @@ export function registerQueryRoutes(
       sendNgsi(ctx, 200, renderFeatureCollection(page.entities, opts, geometry), type);
       return;
     }
-    const read = async (ids: string[]) =>
-      (await repo.readMany(s.tenant, ids, s.ldContext)).filter((x): x is Entity => !!x);
+    const read = (ids: string[]) => src.views.read(s.tenant, ids, s.ldContext);
     const shown = join
       ? await renderJoinedList(page.entities, join, level, opts, read)
       : page.entities.map((e) => renderEntity(e, opts));

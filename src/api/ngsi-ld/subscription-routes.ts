@@ -1,13 +1,13 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { badRequest } from "../../errors";
+import { AppError, badRequest } from "../../errors";
 import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
 import type { ContextCompiler, SubscriptionService } from "../../ngsi-ld/subscriptions/subscription-service";
 import { subscriptionView } from "../../ngsi-ld/subscriptions/subscription-view";
 import type { SubscriptionRecord } from "../../ngsi-ld/subscriptions/subscription";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
-import { intParam, optionsParam, param, setPageLinks } from "./query-params";
+import { intParam, optionsParam, param } from "./query-params";
 
 const st = (ctx: Context) => ctx.state as NgsiState;
 
@@ -39,6 +39,15 @@ export function registerSubscriptionRoutes(
   const view = async (ctx: Context, r: SubscriptionRecord) =>
     subscriptionView(r, await compile(r.context), st(ctx).ldContext, optionsParam(ctx).has("sysAttrs"));
 
+  const noId = () => {
+    throw new AppError(
+      "MethodNotAllowed",
+      "This method needs a subscription id: /subscriptions/{subscriptionId}",
+    );
+  };
+  router.patch("/subscriptions/", noId);
+  router.delete("/subscriptions/", noId);
+
   router.post("/subscriptions", async (ctx) => {
     const s = st(ctx);
     const id = await subs.create(s.tenant, bodyOf(ctx), s.contextValue, s.ldContext);
@@ -55,7 +64,12 @@ export function registerSubscriptionRoutes(
     if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
     const all = subs.list(st(ctx).tenant);
     if (count) ctx.set("NGSILD-Results-Count", String(all.length));
-    setPageLinks(ctx, offset, limit, all.length > offset + limit);
+    const link = (o: number, rel: string) =>
+      `</ngsi-ld/v1/subscriptions?limit=${limit}&offset=${o}>;rel="${rel}";type="application/ld+json"`;
+    const links: string[] = [];
+    if (limit > 0 && offset > 0) links.push(link(Math.max(0, offset - limit), "prev"));
+    if (limit > 0 && all.length > offset + limit) links.push(link(offset + limit, "next"));
+    if (links.length) ctx.set("Link", links.join(","));
     const page = all.slice(offset, offset + limit);
     sendNgsi(ctx, 200, await Promise.all(page.map((r) => view(ctx, r))), type);
   });

@@ -41,6 +41,13 @@ function latestState(index: TemporalIndex, e: TemporalEntity, ldc: CompiledConte
   return out;
 }
 
+/** The entities a query can match: those its selectors name by id when every selector does, else all. */
+function candidates(index: TemporalIndex, tenant: string, f: EntityFilter): Iterable<TemporalEntity> {
+  if (!f.selectors || f.selectors.some((x) => !x.ids)) return index.entities(tenant);
+  const ids = new Set(f.selectors.flatMap((x) => x.ids as string[]));
+  return [...ids].map((id) => index.entity(tenant, id)).filter((e): e is TemporalEntity => !!e);
+}
+
 /**
  * The read routes of the temporal API: GET /temporal/entities/{id} (ETSI GS CIM 009 v1.8 §5.7.3, §6.19.3.1),
  * GET /temporal/entities (§5.7.4, §6.18.3.2) and POST /temporal/entityOperations/query (§6.24), with
@@ -78,15 +85,15 @@ export function registerTemporalQueryRoutes(
     const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
     const count = param(ctx, "count") === "true";
     if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
-    const needState = !!(filter.q || filter.geo || filter.attrs || filter.scopeQ);
+    const needState = !!(filter.q || filter.geo || filter.scopeQ);
     const windowed = req.query.timerel !== undefined || req.view.attrs !== undefined;
     const page: PickedEntity[] = [];
     let total = 0;
-    for (const e of index.entities(s.tenant)) {
-      const probe = needState
-        ? latestState(index, e, s.ldContext)
-        : { id: e.id, type: e.types.map((t) => s.ldContext.compactIri(t)) };
-      if (!matchesFilter(filter, probe as Entity, s.ldContext)) continue;
+    for (const e of candidates(index, s.tenant, filter)) {
+      const head = { id: e.id, type: e.types.map((t) => s.ldContext.compactIri(t)) } as Entity;
+      if (filter.selectors && !matchesFilter({ selectors: filter.selectors }, head, s.ldContext)) continue;
+      if (filter.attrs && !filter.attrs.iris.some((a) => e.attrs.has(a))) continue;
+      if (needState && !matchesFilter(filter, latestState(index, e, s.ldContext), s.ldContext)) continue;
       const pe = pickEntity(index, e, req.query, req.view);
       if (windowed && pe.names.length === 0) continue;
       total++;

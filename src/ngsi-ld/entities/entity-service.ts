@@ -4,6 +4,8 @@ import { nowIso } from "../model/datetime";
 import { attributeNames, Entity, instancesOf, setInstances, typesOf } from "../model/entity";
 import { mergeInstance, findInstance, isNgsiLdNull, removeInstance } from "./attribute-merge";
 import type { EntityRepository } from "./entity-repository";
+import type { ResolvedQ } from "../query/q/q-ast";
+import { matchesQ } from "../query/q/q-evaluate";
 import { stampInstance, stampNewEntity } from "./timestamps";
 
 /** Which entities a purge touches and how (types expanded, attribute names canonical). */
@@ -12,6 +14,8 @@ export interface PurgeSelection {
   ids?: string[];
   keep?: string[];
   drop?: string[];
+  /** Only entities that satisfy this `q` (§4.9), resolved with the request's context. */
+  q?: ResolvedQ;
 }
 
 /**
@@ -81,13 +85,14 @@ export class EntityService {
   async purge(tenant: string, sel: PurgeSelection, ctx: CompiledContext): Promise<number> {
     const wanted = sel.types ? new Set(sel.types) : undefined;
     const idSet = sel.ids ? new Set(sel.ids) : undefined;
-    const ids: string[] = [];
+    let ids: string[] = [];
     for (const [id, types] of this.repo.index.entries(tenant)) {
       if (wanted && !types.some((t) => wanted.has(t))) continue;
       if (idSet && !idSet.has(id)) continue;
       ids.push(id);
     }
     const chunk = 1000;
+    if (sel.q) ids = await this.satisfying(tenant, ids, sel.q, ctx, chunk);
     for (let i = 0; i < ids.length; i += chunk) {
       const part = ids.slice(i, i + chunk);
       await this.repo.locks.runAll(
@@ -118,6 +123,23 @@ export class EntityService {
       );
     }
     return ids.length;
+  }
+
+  /** The ids among `ids` whose entity satisfies `q`, read `chunk` at a time. */
+  private async satisfying(
+    tenant: string,
+    ids: string[],
+    q: ResolvedQ,
+    ctx: CompiledContext,
+    chunk: number,
+  ): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < ids.length; i += chunk) {
+      for (const e of await this.repo.readMany(tenant, ids.slice(i, i + chunk), ctx)) {
+        if (e && matchesQ(e, q)) out.push(e.id);
+      }
+    }
+    return out;
   }
 }
 

@@ -1,8 +1,9 @@
 import { AppError, badRequest } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
-import type { EntityRepository } from "../entities/entity-repository";
 import type { Entity } from "../model/entity";
 import { FALSE, MAYBE, Tri } from "./expression";
+import type { EntityViewCache } from "./entity-view-cache";
+import type { GeoIndex } from "./geo";
 import type { AttributeIndex } from "./index/attribute-index";
 import { candidates } from "./query-candidates";
 import { EntityFilter, indexedMatch, matchesFilter } from "./query-filter";
@@ -24,6 +25,13 @@ export interface QueryPage {
   hasMore: boolean;
 }
 
+/** What a query reads: the derived indexes and the decoded entities (DESIGN.md "Indexes beside the store"). */
+export interface QuerySources {
+  index: AttributeIndex;
+  geo: GeoIndex;
+  views: EntityViewCache;
+}
+
 /** How many "maybe" candidates are read from the store at once. */
 const CHECK_BATCH = 256;
 
@@ -34,19 +42,19 @@ const CHECK_BATCH = 256;
  * requested page. Without `count`, stops as soon as the page (and whether more follow) is known.
  */
 export async function queryEntities(
-  repo: EntityRepository,
-  index: AttributeIndex,
+  src: QuerySources,
   tenant: string,
   query: EntityQuery,
   ctx: CompiledContext,
 ): Promise<QueryPage> {
-  const t = index.tenant(tenant);
+  await src.index.ready();
+  const t = src.index.tenant(tenant);
   const end = query.offset + query.limit;
   const only = typeOnly(query);
   if (only !== undefined) {
     const members = t.types.get(only);
     return page(
-      repo,
+      src,
       tenant,
       ctx,
       members ? [...take(members, end)] : [],
@@ -58,7 +66,7 @@ export async function queryEntities(
   const need = query.count ? Infinity : end + 1;
   const matched: string[] = [];
   const read = new Map<string, Entity>();
-  const geoIds = query.geo ? new Set(repo.geo.matches(tenant, query.geo)) : undefined;
+  const geoIds = query.geo ? new Set(src.geo.matches(tenant, query.geo)) : undefined;
   const it = candidates(t, query, geoIds)[Symbol.iterator]();
   let exhausted = false;
   let awaited = false;
@@ -84,8 +92,8 @@ export async function queryEntities(
     awaited = true;
     const ids = batch.filter(([, r]) => r === MAYBE).map(([id]) => id);
     const ok = new Set<string>();
-    for (const e of await repo.readMany(tenant, ids, ctx)) {
-      if (e && matchesFilter(query, e, ctx)) {
+    for (const e of await src.views.read(tenant, ids, ctx)) {
+      if (matchesFilter(query, e, ctx)) {
         ok.add(e.id);
         read.set(e.id, e);
       }
@@ -93,11 +101,11 @@ export async function queryEntities(
     for (const [id, r] of batch) if (r !== MAYBE || ok.has(id)) matched.push(id);
   }
   const unique = awaited ? [...new Set(matched)] : matched;
-  return page(repo, tenant, ctx, unique, query, unique.length, read);
+  return page(src, tenant, ctx, unique, query, unique.length, read);
 }
 
 async function page(
-  repo: EntityRepository,
+  src: QuerySources,
   tenant: string,
   ctx: CompiledContext,
   matched: string[],
@@ -107,7 +115,7 @@ async function page(
 ): Promise<QueryPage> {
   const ids = matched.slice(query.offset, query.offset + query.limit);
   const missing = ids.filter((id) => !read.has(id));
-  for (const e of await repo.readMany(tenant, missing, ctx)) if (e) read.set(e.id, e);
+  for (const e of await src.views.read(tenant, missing, ctx)) read.set(e.id, e);
   return {
     entities: ids.map((id) => read.get(id)).filter((e): e is Entity => !!e),
     total: query.count ? total : undefined,

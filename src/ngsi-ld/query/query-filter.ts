@@ -71,11 +71,13 @@ export function indexedMatch(
 
 function indexedTerm(t: TenantAttributeIndex, id: string, term: ResolvedTerm): Tri {
   const slot = t.attrs.get(term.path.attrIri)?.get(id);
-  if (!slot) return FALSE;
+  if (slot === undefined) return FALSE;
   const deep = term.path.subs.length > 0 || term.path.keys.length > 0;
   if (term.op === undefined || term.operand === undefined) return deep ? MAYBE : TRUE;
-  if (deep || !slot.exact) return MAYBE;
   const { op, operand } = term;
+  if (deep) return MAYBE;
+  if (typeof slot !== "object") return instanceSatisfies([slot], op, operand) ? TRUE : FALSE;
+  if (!slot.exact) return MAYBE;
   return slot.instances.some((v) => instanceSatisfies(v, op, operand)) ? TRUE : FALSE;
 }
 

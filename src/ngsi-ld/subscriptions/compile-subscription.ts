@@ -51,6 +51,7 @@ export function compileSubscription(record: SubscriptionRecord, ctx: CompiledCon
     pick: n.pick ? parseProjection(n.pick.join(","), "notification.pick", canon) : undefined,
     omit: n.omit ? parseProjection(n.omit.join(","), "notification.omit", canon) : undefined,
     lang: sub.lang !== undefined ? parseLang(sub.lang) : undefined,
+    datasetIds: sub.datasetId ? new Set(sub.datasetId) : undefined,
   };
   const typeKeys = filter.selectors?.every((s) => s.types?.kind === "leaf")
     ? filter.selectors.map((s) => (s.types?.kind === "leaf" ? s.types.leaf : ""))

@@ -69,7 +69,7 @@ function deletedInstance(i: AttributeInstance, at: string, o: ShowOptions): Attr
   const member = valueMember(i);
   const out: AttributeInstance = { type: i.type };
   if (o.showChanges) out[PREVIOUS[member]] = i[member];
-  out[member] = NGSI_LD_NULL;
+  out[member] = member === "languageMap" ? { "@none": NGSI_LD_NULL } : NGSI_LD_NULL;
   if (i.datasetId !== undefined) out.datasetId = i.datasetId;
   if (i.createdAt !== undefined) out.createdAt = i.createdAt;
   if (i.modifiedAt !== undefined) out.modifiedAt = i.modifiedAt;
@@ -87,6 +87,9 @@ export function notifiedEntity(change: EntityChange, o: ShowOptions): Entity {
   const { after, before } = change;
   if (!after) {
     const gone = before ?? ({ id: change.id, type: [] } as Entity);
+    // without showChanges a deleted entity is shown as id, type and deletedAt (ETSI suite 046_21)
+    if (!o.showChanges)
+      return { id: gone.id, type: gone.type, createdAt: gone.createdAt, modifiedAt: gone.modifiedAt };
     const out: Entity = { ...gone, deletedAt: change.at };
     for (const n of attributeNames(gone)) {
       if (n === "deletedAt") continue;

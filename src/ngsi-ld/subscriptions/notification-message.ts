@@ -5,11 +5,24 @@ import type { NotificationJob } from "../../notify/notification-job";
 import type { SubscriptionRecord } from "./subscription";
 
 /**
+ * The context URL a Link header can name: the context itself, or the only URL of a list (the core context
+ * being implied); undefined for inline contexts.
+ */
+function linkable(context: unknown): string | undefined {
+  if (typeof context === "string") return context;
+  if (!Array.isArray(context)) return undefined;
+  const urls = context.filter((c): c is string => typeof c === "string" && c !== CORE_CONTEXT_URL);
+  return urls.length === 1 && urls.length === context.filter((c) => c !== CORE_CONTEXT_URL).length
+    ? urls[0]
+    : undefined;
+}
+
+/**
  * The notification job for some entities of one subscription (ETSI GS CIM 009 v1.8 §5.3.1 Notification:
  * `id`, `type: "Notification"`, `subscriptionId`, `notifiedAt`, `data`). The @context is the
  * subscription's `jsonldContext`, else the one it was created with: in the body for an endpoint that
  * accepts application/ld+json, in a Link header for application/json (§5.2.15, §6.3.5). The
- * endpoint's `receiverInfo` pairs become headers (§5.2.15), and the tenant is named (§6.3.14).
+ * endpoint's `receiverInfo` pairs become headers (§5.2.15); for JSON-LD each notified entity carries the @context too, and the tenant is named (§6.3.14).
  */
 export function notificationJob(
   record: SubscriptionRecord,
@@ -20,6 +33,7 @@ export function notificationJob(
   const ep = sub.notification.endpoint;
   const accept = ep.accept ?? "application/json";
   const context = sub.jsonldContext ?? record.context ?? CORE_CONTEXT_URL;
+  const url = linkable(context);
   const body: Record<string, unknown> = {
     id: `urn:ngsi-ld:Notification:${randomUUID()}`,
     type: "Notification",
@@ -28,8 +42,10 @@ export function notificationJob(
     data,
   };
   const headers: Record<string, string> = { "Content-Type": accept };
-  if (accept === "application/ld+json") body["@context"] = context;
-  else headers.Link = contextLinkHeader(typeof context === "string" ? context : CORE_CONTEXT_URL);
+  if (accept === "application/ld+json") {
+    body["@context"] = context;
+    body.data = data.map((d) => (typeof d === "object" && d !== null ? { ...d, "@context": context } : d));
+  } else headers.Link = contextLinkHeader(url ?? CORE_CONTEXT_URL);
   if (tenant) headers["NGSILD-Tenant"] = tenant;
   for (const { key, value } of ep.receiverInfo ?? []) headers[key] = value;
   const job: NotificationJob = {

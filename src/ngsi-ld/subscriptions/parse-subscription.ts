@@ -186,6 +186,15 @@ function triggers(raw: unknown): Subscription["notificationTrigger"] {
   return [...new Set(raw)] as Subscription["notificationTrigger"];
 }
 
+function datasetIds(raw: unknown): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = typeof raw === "string" ? [raw] : raw;
+  if (!Array.isArray(list) || list.length === 0 || list.some((x) => x !== "@none" && !isAbsoluteUri(x))) {
+    throw fail("datasetId", "datasetId must be a URI, @none, or a non-empty array of them");
+  }
+  return list as string[];
+}
+
 /** Members a client may not set, and members this broker reads. */
 const KNOWN = new Set([
   "id",
@@ -206,6 +215,7 @@ const KNOWN = new Set([
   "throttling",
   "notification",
   "jsonldContext",
+  "datasetId",
   "temporalQ",
   "@context",
   "status",
@@ -226,7 +236,6 @@ export function parseSubscription(body: unknown, id: string, now: string, create
   const sub: Subscription = {
     id,
     type: "Subscription",
-    isActive: bool(body, "isActive") ?? true,
     notification: notification(body.notification),
     createdAt,
     modifiedAt: now,
@@ -234,6 +243,8 @@ export function parseSubscription(body: unknown, id: string, now: string, create
   const set = <K extends keyof Subscription>(k: K, v: Subscription[K] | undefined) => {
     if (v !== undefined) sub[k] = v;
   };
+  set("isActive", bool(body, "isActive"));
+  set("datasetId", datasetIds(body.datasetId));
   set("subscriptionName", str(body, "subscriptionName"));
   set("description", str(body, "description"));
   set("entities", entities(body.entities));
@@ -268,7 +279,8 @@ export function parseSubscription(body: unknown, id: string, now: string, create
 
 /**
  * The subscription after a PATCH (ETSI GS CIM 009 v1.8 §5.8.2): each member of the fragment replaces the
- * stored one (`notification` and its `endpoint` member by member), then the result is checked whole.
+ * stored one, `notification` included (so it needs its endpoint: ETSI suite 029_03), then the result is
+ * checked whole; a member set to null is removed.
  * A fragment without any subscription member is a 400.
  */
 export function patchSubscription(current: Subscription, fragment: unknown, now: string): Subscription {
@@ -280,11 +292,7 @@ export function patchSubscription(current: Subscription, fragment: unknown, now:
   const merged: Obj = { ...(current as unknown as Obj) };
   for (const k of members) {
     const v = fragment[k];
-    if (k === "notification" && isObject(v)) {
-      const n = { ...(current.notification as unknown as Obj), ...v };
-      if (isObject(v.endpoint)) n.endpoint = { ...current.notification.endpoint, ...v.endpoint };
-      merged.notification = n;
-    } else if (v === null) delete merged[k];
+    if (v === null) delete merged[k];
     else merged[k] = v;
   }
   const keepExpiry = merged.expiresAt === current.expiresAt && fragment.expiresAt === undefined;

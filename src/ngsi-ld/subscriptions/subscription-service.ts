@@ -69,6 +69,7 @@ export class SubscriptionService {
       stats: { timesSent: 0, timesFailed: 0 },
     };
     const cs = compileSubscription(record, ctx);
+    if (record.sub.jsonldContext !== undefined) await this.compile(record.sub.jsonldContext); // 503 if unavailable
     this.reserved.add(key);
     try {
       await this.repo.save(tenant, [record]);
@@ -112,6 +113,7 @@ export class SubscriptionService {
       stats: current.stats,
     };
     const cs = compileSubscription(record, useNew ? ctx : await this.compile(current.context));
+    if (sub.jsonldContext !== undefined) await this.compile(sub.jsonldContext);
     await this.repo.save(tenant, [record]);
     this.dirty.delete(current);
     this.put(cs);

@@ -79,8 +79,11 @@ export interface Subscription {
   geoQ?: SubscriptionGeoQ;
   scopeQ?: string;
   lang?: string;
-  isActive: boolean;
+  /** Absent = true (kept absent so it is shown as the client wrote it). */
+  isActive?: boolean;
   expiresAt?: string;
+  /** Only these attribute instances are notified (`@none` = the default instance). */
+  datasetId?: string[];
   throttling?: number;
   notification: NotificationParams;
   jsonldContext?: string;
@@ -109,5 +112,5 @@ export interface SubscriptionRecord {
 /** §5.2.12 `status`: expired past expiresAt, paused when not active, else active. */
 export function subscriptionStatus(sub: Subscription, now = Date.now()): "active" | "paused" | "expired" {
   if (sub.expiresAt !== undefined && Date.parse(sub.expiresAt) <= now) return "expired";
-  return sub.isActive ? "active" : "paused";
+  return sub.isActive === false ? "paused" : "active";
 }

@@ -41,6 +41,21 @@ function subs(x: unknown, f: (n: string) => string): unknown {
   return typeof x === "object" && x !== null ? mapNames(x as Record<string, unknown>, f) : x;
 }
 
+const compacted = new WeakMap<CompiledContext, Map<number, Record<string, unknown>>>();
+
+/** Template `rest` with names compacted by `ctx`, cached per context (templates are few and shared). */
+function compactedTemplate(
+  index: TemporalIndex,
+  rest: number,
+  ctx: CompiledContext,
+): Record<string, unknown> {
+  let m = compacted.get(ctx);
+  if (!m) compacted.set(ctx, (m = new Map()));
+  let t = m.get(rest);
+  if (!t) m.set(rest, (t = mapNames(index.interner.object(rest), (n) => ctx.compactIri(n))));
+  return t;
+}
+
 const ms = (v: unknown): number | undefined => (typeof v === "string" ? Date.parse(v) : undefined);
 
 /**
@@ -94,7 +109,7 @@ export function rowToInstance(
   ctx: CompiledContext,
   sysAttrs: boolean,
 ): AttributeInstance {
-  const tpl = mapNames(index.interner.object(s.rest[i]), (n) => ctx.compactIri(n));
+  const tpl = compactedTemplate(index, s.rest[i], ctx);
   const out: Record<string, unknown> = { type: tpl.type };
   if (!Number.isNaN(s.num[i])) out.value = s.num[i];
   for (const [k, v] of Object.entries(tpl)) if (k !== "type") out[k] = v;

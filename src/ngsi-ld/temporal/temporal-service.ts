@@ -1,4 +1,4 @@
-import { AppError, notFound } from "../../errors";
+import { notFound } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { HistoryLog } from "../../store/history/history-log";
 import type { EntityChangeMeta } from "../entities/entity-repository";
@@ -222,6 +222,3 @@ function stamped(inst: AttributeInstance, now: number): AttributeInstance {
   const iso = new Date(now).toISOString();
   return { ...inst, createdAt: iso, modifiedAt: iso };
 }
-
-/** Thrown for an instanceId that is not one of ours. */
-export const badInstanceId = (v: string) => new AppError("BadRequestData", `Not an instanceId: ${v}`);

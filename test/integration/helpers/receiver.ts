@@ -23,6 +23,9 @@ export class Receiver {
   private server?: http.Server;
   port = 0;
 
+  /** @param delayMs how long each answer is held back (a slow receiver builds a backlog). */
+  constructor(private readonly delayMs = 0) {}
+
   /** Starts listening (on the same port as before when restarted). */
   async start(): Promise<this> {
     const server = http.createServer((req, res) => {
@@ -31,7 +34,7 @@ export class Receiver {
       req.on("end", () => {
         this.received.push({ headers: req.headers, body: JSON.parse(text) as Received["body"] });
         res.statusCode = 204;
-        res.end();
+        setTimeout(() => res.end(), this.delayMs);
       });
     });
     await new Promise<void>((resolve, reject) => {

@@ -9,18 +9,31 @@ import { scopesOf } from "../scope-query";
  * What the index holds about one attribute of one entity: the target values of each instance, as the
  * q evaluator computes them (ETSI GS CIM 009 v1.8 §4.9), and whether those values answer a top-level
  * query term exactly (scalar Property values, urn: Relationship objects, LanguageProperty strings) or
- * only say "the attribute exists" (structured values, other kinds).
+ * only say "the attribute exists" (structured values, other kinds). One exact scalar is stored bare,
+ * which saves three objects per attribute of most entities.
  */
-export interface Slot {
-  exact: boolean;
-  instances: unknown[][];
-}
+export type Slot = Scalar | { exact: boolean; instances: unknown[][] };
+
+/** The value of the commonest slot: one instance with one scalar value, exact (kept without wrappers). */
+type Scalar = string | number | boolean;
 
 /** What the index holds about one entity. */
 interface EntityEntry {
   types: string[];
-  attrs: string[];
+  /** The per-attribute maps this entity has a slot in. */
+  attrs: Map<string, Slot>[];
   scopes: string[];
+}
+
+/** The slot of attributes whose values the index does not keep (they only say "exists"). */
+const INEXACT: Slot = Object.freeze({ exact: false, instances: [] });
+
+/**
+ * A copy of `s` that holds no reference to a larger string: values and ids decoded from a graph may be
+ * V8 slices of the whole N-Triples text, which would keep every entity's text alive in the index.
+ */
+function own(s: string): string {
+  return s.length < 13 ? s : (" " + s).slice(1);
 }
 
 /** One tenant's part of the index. */
@@ -31,6 +44,8 @@ export class TenantAttributeIndex {
   readonly attrs = new Map<string, Map<string, Slot>>();
   /** Entity id -> its types, attributes and scopes. */
   readonly entities = new Map<string, EntityEntry>();
+  /** One string per type IRI. */
+  private readonly typeNames = new Map<string, string>();
 
   /** Scopes of entity `id` (empty when it has none). */
   scopes(id: string): string[] {
@@ -39,21 +54,28 @@ export class TenantAttributeIndex {
 
   /** Replaces what the index knows of `e` (expanded with `ctx`). */
   put(e: Entity, ctx: CompiledContext): void {
-    this.remove(e.id);
+    const id = own(e.id);
+    this.remove(id);
     const entry: EntityEntry = {
-      types: typesOf(e).map((t) => ctx.expandTerm(t)),
+      types: typesOf(e).map((t) => this.typeName(ctx.expandTerm(t))),
       attrs: [],
-      scopes: scopesOf(e.scope),
+      scopes: scopesOf(e.scope).map(own),
     };
-    for (const t of entry.types) setOf(this.types, t).add(e.id);
+    for (const t of entry.types) setOf(this.types, t).add(id);
     for (const name of attributeNames(e)) {
       const iri = ctx.expandTerm(name);
-      entry.attrs.push(iri);
       let m = this.attrs.get(iri);
-      if (!m) this.attrs.set(iri, (m = new Map()));
-      m.set(e.id, slotOf(instancesOf(e, name)));
+      if (!m) this.attrs.set(own(iri), (m = new Map()));
+      entry.attrs.push(m);
+      m.set(id, slotOf(instancesOf(e, name)));
     }
-    this.entities.set(e.id, entry);
+    this.entities.set(id, entry);
+  }
+
+  private typeName(iri: string): string {
+    let t = this.typeNames.get(iri);
+    if (t === undefined) this.typeNames.set(iri, (t = own(iri)));
+    return t;
   }
 
   /** Forgets entity `id`. */
@@ -61,7 +83,7 @@ export class TenantAttributeIndex {
     const old = this.entities.get(id);
     if (!old) return;
     for (const t of old.types) this.types.get(t)?.delete(id);
-    for (const a of old.attrs) this.attrs.get(a)?.delete(id);
+    for (const m of old.attrs) m.delete(id);
     this.entities.delete(id);
   }
 }
@@ -73,13 +95,14 @@ function setOf(m: Map<string, Set<string>>, k: string): Set<string> {
 }
 
 function slotOf(instances: AttributeInstance[]): Slot {
-  let exact = true;
-  const values = instances.map((i) => {
+  const values: unknown[][] = [];
+  for (const i of instances) {
     const v = instanceTargets(i);
-    if (!isExact(i, v)) exact = false;
-    return v;
-  });
-  return { exact, instances: values };
+    if (!isExact(i, v)) return INEXACT;
+    values.push(v.map((x) => (typeof x === "string" ? own(x) : x)));
+  }
+  if (values.length === 1 && values[0].length === 1) return values[0][0] as Scalar;
+  return { exact: true, instances: values };
 }
 
 function isExact(i: AttributeInstance, values: unknown[]): boolean {
@@ -105,6 +128,9 @@ export type GraphDecoder = (triples: string, id: string) => Entity;
  */
 export class AttributeIndex {
   private readonly tenants = new Map<string, TenantAttributeIndex>();
+  private building: Promise<void> = Promise.resolve();
+  /** During a rebuild: the entities written since it began (tenant NUL id). */
+  private touched: Set<string> | undefined;
 
   /**
    * @param decode the codec's triples -> entity, compacted with `ctx`
@@ -122,20 +148,43 @@ export class AttributeIndex {
     return t;
   }
 
-  /** Rebuilds everything from the store: reads every graph of `ids` per tenant, in chunks. */
-  async rebuild(store: GraphStore, idsOf: (tenant: string) => Iterable<string>): Promise<void> {
+  /**
+   * Rebuilds everything from the store: reads every graph of `ids` per tenant, in chunks. Writes that
+   * commit meanwhile are applied as they come and win over what the rebuild read (the rebuild may have
+   * read their graph before the write). {@link ready} resolves when it is done.
+   */
+  rebuild(store: GraphStore, idsOf: (tenant: string) => Iterable<string>): Promise<void> {
+    this.building = this.load(store, idsOf);
+    return this.building;
+  }
+
+  /** Resolves once the index answers for the whole graph (immediately unless a rebuild runs). */
+  ready(): Promise<void> {
+    return this.building;
+  }
+
+  private async load(store: GraphStore, idsOf: (tenant: string) => Iterable<string>): Promise<void> {
     this.tenants.clear();
-    for (const tenant of await store.tenants()) {
-      const ids = [...idsOf(tenant)];
-      const t = this.tenant(tenant);
-      for (let i = 0; i < ids.length; i += 2000) {
-        const chunk = ids.slice(i, i + 2000);
-        const graphs = await store.readGraphs(tenant, chunk);
-        chunk.forEach((id, k) => {
-          const g = graphs[k];
-          if (g) t.put(this.decode(g, id), this.ctx);
-        });
+    const touched = (this.touched = new Set());
+    try {
+      for (const tenant of await store.tenants()) {
+        const ids = [...idsOf(tenant)];
+        const t = this.tenant(tenant);
+        const CHUNK = 2000;
+        const fetch = (i: number) => store.readGraphs(tenant, ids.slice(i, i + CHUNK));
+        // the store worker reads the next chunk while this thread decodes the current one
+        let next = ids.length ? fetch(0) : undefined;
+        for (let i = 0; next; i += CHUNK) {
+          const graphs = await next;
+          next = i + CHUNK < ids.length ? fetch(i + CHUNK) : undefined;
+          graphs.forEach((g, k) => {
+            const id = ids[i + k];
+            if (g && !touched.has(tenant + "\u0000" + id)) t.put(this.decode(g, id), this.ctx);
+          });
+        }
       }
+    } finally {
+      this.touched = undefined;
     }
   }
 
@@ -143,6 +192,7 @@ export class AttributeIndex {
   apply(event: CommitEvent): void {
     const t = this.tenant(event.tenant);
     for (const w of event.writes) {
+      this.touched?.add(event.tenant + "\u0000" + w.graph);
       if (w.triples === null) t.remove(w.graph);
       else t.put(this.decode(w.triples, w.graph), this.ctx);
     }

@@ -39,7 +39,6 @@ describe("subscription validation (ETSI GS CIM 009 v1.8 §5.2.12, §5.8.1)", () 
     expect(s).to.deep.include({
       id: ID,
       type: "Subscription",
-      isActive: true,
       createdAt: NOW,
       modifiedAt: NOW,
     });
@@ -135,12 +134,14 @@ describe("subscription validation (ETSI GS CIM 009 v1.8 §5.2.12, §5.8.1)", () 
     });
   }
 
-  it("a PATCH replaces members, merges notification and endpoint, and re-checks the whole", () => {
+  it("a PATCH replaces members (notification whole) and re-checks the whole", () => {
     const s = parseSubscription({ ...base(), q: "speed>3" }, ID, NOW);
     const later = "2026-01-02T00:00:00Z";
-    const p = patchSubscription(s, { q: "speed>5", notification: { format: "keyValues" } }, later);
+    const endpoint = { uri: "http://127.0.0.1:9/other" };
+    const p = patchSubscription(s, { q: "speed>5", notification: { format: "keyValues", endpoint } }, later);
     expect(p.q).to.equal("speed>5");
-    expect(p.notification).to.deep.equal({ format: "keyValues", endpoint: s.notification.endpoint });
+    expect(p.notification).to.deep.equal({ format: "keyValues", endpoint });
+    expect(() => patchSubscription(s, { notification: { format: "keyValues" } }, later)).to.throw(/endpoint/);
     expect(p.createdAt).to.equal(NOW);
     expect(p.modifiedAt).to.equal(later);
     expect(() => patchSubscription(s, { timeInterval: 3, watchedAttributes: ["a"] }, later)).to.throw(

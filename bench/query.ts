@@ -1,0 +1,103 @@
+import { stopChild } from "./lib/child";
+import { flags, withCpu } from "./lib/ceilings";
+import { batchUpsert, getLoad } from "./lib/http-scenarios";
+import { runLoad, type LoadResult } from "./lib/load";
+import { makeQueryEntities } from "./lib/query-entities";
+import { atLeast, below, info, type Row } from "./lib/report";
+import { freshDataDir, startServer } from "./lib/server";
+import type { Settings } from "./lib/settings";
+import { rmSync } from "node:fs";
+
+/**
+ * The query scenarios of issue 3 ("Done when") on a store of `s.entities` query entities
+ * (bench/lib/query-entities.ts): type + q with limit 20, count=true on a type holding half the store,
+ * and `near;maxDistance==500` around random points of the HCMC box. Returns the table rows and the
+ * raw figures for the JSON.
+ */
+
+const NGSI = "/ngsi-ld/v1";
+const say = (x: string): void => void process.stdout.write(`${x}\n`);
+
+/** The type + q query of the issue. */
+export const TYPE_Q_PATH = `${NGSI}/entities?type=Vehicle&q=${encodeURIComponent('speed>50;status=="active"')}&limit=20`;
+/** count=true on a type with half the store. */
+export const COUNT_PATH = `${NGSI}/entities?type=Vehicle&count=true&limit=0`;
+
+function nearPath(): string {
+  const lon = (106.36 + Math.random() * 0.67).toFixed(5);
+  const lat = (10.35 + Math.random() * 0.81).toFixed(5);
+  return `${NGSI}/entities?type=Vehicle&georel=${encodeURIComponent("near;maxDistance==500")}&geometry=Point&coordinates=${encodeURIComponent(`[${lon},${lat}]`)}`;
+}
+
+async function nearLoad(url: string, s: Settings): Promise<LoadResult> {
+  const requests = [
+    {
+      method: "GET" as const,
+      path: nearPath(),
+      setupRequest: (req: object) => ({ ...req, path: nearPath() }),
+    },
+  ];
+  if (s.warmupSeconds > 0)
+    await runLoad({ url, connections: s.connections, durationS: s.warmupSeconds, requests });
+  return runLoad({ url, connections: s.connections, durationS: s.seconds, requests });
+}
+
+/** Runs the query scenarios on a fresh store; the service is started and stopped here. */
+export async function benchQueries(s: Settings): Promise<{ rows: Row[]; run: Record<string, unknown> }> {
+  const dataDir = freshDataDir();
+  const srv = await startServer({ dataDir });
+  const pid = srv.child.proc.pid;
+  const run: Record<string, unknown> = { entities: s.entities, dataDir };
+  const rows: Row[] = [];
+  try {
+    const batches = Math.ceil(s.entities / s.batchSize);
+    say(`\n[query] fill: ${batches} batches of ${s.batchSize} query entities (Vehicle / TrafficCamera)`);
+    const fill = await batchUpsert(srv.child.url, s, 0, batches, makeQueryEntities);
+    run.fill = fill;
+
+    const check = await fetch(srv.child.url + TYPE_Q_PATH.replace("limit=20", "limit=0&count=true"));
+    const matching = Number(check.headers.get("ngsild-results-count"));
+    say(`[query] GET ${decodeURIComponent(TYPE_Q_PATH)} (${matching} matches in the store)`);
+    const typeQ = await withCpu(pid, () => getLoad(srv.child.url, TYPE_Q_PATH, s));
+    run.typeQ = { ...typeQ, matching };
+    say(
+      `  ${Math.round(typeQ.okPerSec)} req/s, p50 ${typeQ.latencyMs.p50} ms, p99 ${typeQ.latencyMs.p99} ms`,
+    );
+
+    say(`[query] GET ${COUNT_PATH}, one connection (latency of one request)`);
+    const counted = await fetch(srv.child.url + COUNT_PATH);
+    const members = Number(counted.headers.get("ngsild-results-count"));
+    const count = await withCpu(pid, () => getLoad(srv.child.url, COUNT_PATH, { ...s, connections: 1 }));
+    run.count = { ...count, members };
+    say(`  ${members} members: p50 ${count.latencyMs.p50} ms, p99 ${count.latencyMs.p99} ms`);
+
+    say("[query] GET type=Vehicle&georel=near;maxDistance==500 around random points of the HCMC box");
+    const near = await withCpu(pid, () => nearLoad(srv.child.url, s));
+    run.near = near;
+    say(`  ${Math.round(near.okPerSec)} req/s, p50 ${near.latencyMs.p50} ms, p99 ${near.latencyMs.p99} ms`);
+
+    const n = `${s.entities / 1000}k`;
+    rows.push(atLeast(`GET type+q (${n})`, "req/s", typeQ.okPerSec, "req/s", 1500, flags(typeQ)));
+    rows.push(
+      below(`GET type+q (${n})`, "latency p99", typeQ.latencyMs.p99, "ms", 20, `p50 ${typeQ.latencyMs.p50}`),
+    );
+    rows.push(
+      below(
+        `count=true (${members} members)`,
+        "latency p99, 1 conn",
+        count.latencyMs.p99,
+        "ms",
+        10,
+        flags(count),
+      ),
+    );
+    rows.push(atLeast(`GET near 500 m (${n})`, "req/s", near.okPerSec, "req/s", 2000, flags(near)));
+    rows.push(
+      info(`GET near 500 m (${n})`, "latency p99", near.latencyMs.p99, "ms", `p50 ${near.latencyMs.p50}`),
+    );
+  } finally {
+    await stopChild(srv.child, 120000);
+    if (process.env.BENCH_KEEP_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { rows, run };
+}
