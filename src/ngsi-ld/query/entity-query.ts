@@ -91,14 +91,15 @@ export async function queryEntities(
     }
     awaited = true;
     const ids = batch.filter(([, r]) => r === MAYBE).map(([id]) => id);
-    const ok = new Set<string>();
-    for (const e of await src.views.read(tenant, ids, ctx)) {
-      if (matchesFilter(query, e, ctx)) {
-        ok.add(e.id);
-        read.set(e.id, e);
-      }
+    const ok = new Map<string, Entity>();
+    for (const e of await src.views.read(tenant, ids, ctx)) if (matchesFilter(query, e, ctx)) ok.set(e.id, e);
+    for (const [id, r] of batch) {
+      if (r === MAYBE && !ok.has(id)) continue;
+      // keep only the page's entities in memory: a count over many matches holds ids, not entities
+      const e = ok.get(id);
+      if (e && matched.length >= query.offset && matched.length < end) read.set(id, e);
+      matched.push(id);
     }
-    for (const [id, r] of batch) if (r !== MAYBE || ok.has(id)) matched.push(id);
   }
   const unique = awaited ? [...new Set(matched)] : matched;
   return page(src, tenant, ctx, unique, query, unique.length, read);
