@@ -35,6 +35,11 @@ export class ReplicaDatasets implements RecoveryTarget {
     return this.datasets.quads;
   }
 
+  /** Quads dropped by replacements (their memory is held until a reload: see TenantDatasets). */
+  get droppedQuads(): number {
+    return this.datasets.droppedQuads;
+  }
+
   /** The Oxigraph store of a tenant, if it has one. */
   storeFor(tenant: string): oxigraph.Store | undefined {
     return this.datasets.storeFor(tenant);
