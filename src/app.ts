@@ -34,6 +34,7 @@ import { registerSparqlRoutes } from "./api/sparql/sparql-routes";
 import { SparqlReplica } from "./store/replica/sparql-replica";
 import { ngsiRequest } from "./api/ngsi-ld/ngsi-request";
 import { registerEntityRoutes } from "./api/ngsi-ld/entities-routes";
+import { ResponseCache } from "./api/ngsi-ld/response-cache";
 import { registerBatchRoutes } from "./api/ngsi-ld/batch-routes";
 import { registerQueryRoutes } from "./api/ngsi-ld/query-routes";
 import { registerJsonLdContextRoutes } from "./api/ngsi-ld/jsonld-contexts-routes";
@@ -106,7 +107,12 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   });
   const registry = new ContextRegistry({ dataDir: config.dataDir, loader });
   const contexts = new ContextService({ loader, compile: compileContext, usage: registry });
-  registry.onChange(() => contexts.clear());
+  const responses = new ResponseCache();
+  onEntityCommit((e) => responses.apply(e));
+  registry.onChange(() => {
+    contexts.clear();
+    responses.clear();
+  });
   await registry.init();
   await contexts.init();
   const coreCtx = await contexts.compiled(undefined);
@@ -185,7 +191,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
-  registerEntityRoutes(ngsi, entities, new AttributeService(repo));
+  registerEntityRoutes(ngsi, entities, new AttributeService(repo), responses);
   registerBatchRoutes(ngsi, batch, entities, contexts);
   registerQueryRoutes(ngsi, querySources, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);

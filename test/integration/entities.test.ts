@@ -34,6 +34,28 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     expect(g.body).to.deep.equal(vehicle(id));
   });
 
+  it("answers a repeated GET the same way, per variant, and shows each acknowledged change at once", async () => {
+    const id = "urn:ngsi-ld:Vehicle:cached1";
+    await http(app.url, "POST", "/ngsi-ld/v1/entities", vehicle(id), link);
+    const url = `/ngsi-ld/v1/entities/${id}`;
+    const first = await get(url);
+    const again = await get(url);
+    expect(again.body).to.deep.equal(first.body);
+    expect(again.headers.get("content-type")).to.equal(first.headers.get("content-type"));
+    expect(again.headers.get("link")).to.equal(first.headers.get("link"));
+    expect((await get(`${url}?options=keyValues`)).body).to.have.property("speed", 42);
+    const ld = await get(url, { Accept: "application/ld+json" });
+    expect((ld.body as Json)["@context"]).to.equal(TEST_CONTEXT);
+    for (const v of [43, 44]) {
+      const patch = { speed: { type: "Property", value: v } };
+      expect((await http(app.url, "PATCH", `${url}/attrs`, patch, link)).status).to.equal(204);
+      expect(((await get(url)).body as Record<string, Json>).speed.value).to.equal(v);
+      expect((await get(`${url}?options=keyValues`)).body).to.have.property("speed", v);
+    }
+    expect((await http(app.url, "DELETE", url, undefined, link)).status).to.equal(204);
+    expect((await get(url)).status).to.equal(404);
+  });
+
   it("answers ld+json with the @context and keyValues / sysAttrs forms", async () => {
     const id = "urn:ngsi-ld:Vehicle:create2";
     await http(

@@ -12,6 +12,7 @@ import type { Entity } from "../../ngsi-ld/model/entity";
 import { entityFromBody, objectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
+import { remember, sendCached, type ResponseCache } from "./response-cache";
 import { joinParams, optionsParam, param, pathEntityId, renderOptions } from "./query-params";
 
 const st = (ctx: Context) => ctx.state as NgsiState;
@@ -35,7 +36,12 @@ function sendUpdateResult(ctx: Context, r: UpdateResult): void {
  * POST /entities, GET/PUT/PATCH/DELETE /entities/{entityId}, POST/PATCH /entities/{entityId}/attrs,
  * PATCH/PUT/DELETE /entities/{entityId}/attrs/{attrId}.
  */
-export function registerEntityRoutes(router: Router, entities: EntityService, attrs: AttributeService): void {
+export function registerEntityRoutes(
+  router: Router,
+  entities: EntityService,
+  attrs: AttributeService,
+  responses?: ResponseCache,
+): void {
   const emptyId = () => {
     throw badRequest("The entity id in the path is empty");
   };
@@ -62,6 +68,8 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
   router.get("/entities/:entityId", async (ctx) => {
     const s = st(ctx);
     const id = pathEntityId(ctx);
+    if (responses && sendCached(ctx, responses, s.tenant, id)) return;
+    const generation = responses?.generation ?? 0;
     const opts = renderOptions(ctx, s.ldContext);
     const type = negotiate(ctx, ["application/json", "application/ld+json", "application/geo+json"]);
     const e = await entities.retrieve(s.tenant, id, s.ldContext);
@@ -83,6 +91,7 @@ export function registerEntityRoutes(router: Router, entities: EntityService, at
     if (Object.keys(body).length === 0)
       throw notFound(`Nothing of entity ${id} is left after pick/omit`, { id });
     sendNgsi(ctx, 200, body, type);
+    if (responses) remember(ctx, responses, s.tenant, id, generation);
   });
 
   router.delete("/entities/:entityId", async (ctx) => {
