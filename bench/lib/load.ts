@@ -40,6 +40,8 @@ export interface LoadOptions {
   onResponse?: (status: number) => void;
   /** Per-request timeout, seconds (autocannon default 10). */
   timeoutS?: number;
+  /** Offered load: at most this many requests per second over all connections (open-loop pacing). */
+  overallRate?: number;
 }
 
 /** Runs one autocannon load and summarises it. */
@@ -59,6 +61,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       amount: o.amount,
       timeout: o.timeoutS ?? 10,
       requests: o.requests,
+      overallRate: o.overallRate,
     },
     (err: unknown, r: autocannon.Result | undefined) => settle(err, r),
   );

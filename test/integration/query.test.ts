@@ -17,6 +17,16 @@ const building = (n: number, extra: Json = {}): Json => ({
   ...extra,
 });
 
+/** The keyValues form of a test building as the broker renders it. */
+function kvOf(e: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(e)) {
+    const a = v as Json;
+    out[k] = typeof v === "object" && v !== null && !Array.isArray(v) ? (a.value ?? a.object) : v;
+  }
+  return out;
+}
+
 describe("NGSI-LD query entities over HTTP (ETSI GS CIM 009 v1.8 §5.7.2, §6.23)", function () {
   let app: TestApp;
   const link = { Link: linkTo(TEST_CONTEXT) };
@@ -91,6 +101,11 @@ describe("NGSI-LD query entities over HTTP (ETSI GS CIM 009 v1.8 §5.7.2, §6.23
     ]);
     const pick = await get("id=urn:ngsi-ld:Building:q2&type=Building&format=simplified&pick=id,name");
     expect(pick.body).to.deep.equal([{ id: "urn:ngsi-ld:Building:q2", name: "Tower 2" }]);
+    const ld = await get("type=Building&q=floors==2&options=keyValues", { Accept: "application/ld+json" });
+    expect(ld.headers.get("content-type")).to.equal("application/ld+json");
+    expect(ld.body).to.deep.equal([{ ...kvOf(building(1)), "@context": TEST_CONTEXT }]);
+    const again = await get("type=Building&q=floors==2&options=keyValues&pick=id");
+    expect(again.body).to.deep.equal([{ id: "urn:ngsi-ld:Building:q1" }]);
     const geo = await get("id=urn:ngsi-ld:Building:q2&type=Building&pick=id,name", {
       Accept: "application/geo+json",
     });

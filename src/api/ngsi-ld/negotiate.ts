@@ -49,7 +49,33 @@ export function sendNgsi(ctx: Context, status: number, body: unknown, type: Ngsi
   } else {
     // GeoJSON carries the @context in the Feature (or FeatureCollection) as well as in the Link (§6.3.15).
     ctx.body = type === "application/geo+json" ? withContext(body) : body;
-    ctx.append("Link", contextLinkHeader(typeof context === "string" ? context : CORE_CONTEXT_URL));
+    appendContextLink(ctx, context);
+  }
+  ctx.set("Content-Type", type);
+}
+
+function appendContextLink(ctx: Context, context: unknown): void {
+  ctx.append("Link", contextLinkHeader(typeof context === "string" ? context : CORE_CONTEXT_URL));
+}
+
+/**
+ * Like {@link sendNgsi} for an array of entities already serialized (each a JSON object text): the
+ * same bodies and headers, without parsing the texts again.
+ */
+export function sendNgsiJsonArray(
+  ctx: Context,
+  status: number,
+  items: string[],
+  type: "application/json" | "application/ld+json",
+): void {
+  const context = responseContext(ctx.state as NgsiState);
+  ctx.status = status;
+  if (type === "application/ld+json") {
+    const member = `"@context":${JSON.stringify(context)}}`;
+    ctx.body = `[${items.map((t) => (t === "{}" ? `{${member}` : `${t.slice(0, -1)},${member}`)).join(",")}]`;
+  } else {
+    ctx.body = `[${items.join(",")}]`;
+    appendContextLink(ctx, context);
   }
   ctx.set("Content-Type", type);
 }

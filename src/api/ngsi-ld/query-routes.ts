@@ -6,9 +6,9 @@ import { entityQueryFromBody, filterFromParams, type QueryBodyExtras } from "./q
 import { queryEntities, type EntityQuery, type QuerySources } from "../../ngsi-ld/query/entity-query";
 import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
 import { parseLang } from "../../ngsi-ld/render/language";
-import { renderEntity } from "../../ngsi-ld/render/render-entity";
 import { renderFeatureCollection } from "../../ngsi-ld/render/render-geojson";
-import { negotiate, sendNgsi } from "./negotiate";
+import { negotiate, sendNgsi, sendNgsiJsonArray } from "./negotiate";
+import { renderedJson, renderOptionsKey } from "../../ngsi-ld/render/rendered-json";
 import type { NgsiState } from "./ngsi-state";
 import { intParam, joinParams, param, renderOptions, setPageLinks } from "./query-params";
 import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
@@ -44,11 +44,15 @@ export function registerQueryRoutes(router: Router, src: QuerySources, maxLimit:
       sendNgsi(ctx, 200, renderFeatureCollection(page.entities, opts, geometry), type);
       return;
     }
-    const read = (ids: string[]) => src.views.read(s.tenant, ids, s.ldContext);
-    const shown = join
-      ? await renderJoinedList(page.entities, join, level, opts, read)
-      : page.entities.map((e) => renderEntity(e, opts));
     // an entity of which pick/omit/datasetId leave no member is not listed (§4.21)
+    if (!join) {
+      const key = renderOptionsKey(opts);
+      const texts = page.entities.map((e) => renderedJson(e, opts, key)).filter((t) => t !== "{}");
+      sendNgsiJsonArray(ctx, 200, texts, type);
+      return;
+    }
+    const read = (ids: string[]) => src.views.read(s.tenant, ids, s.ldContext);
+    const shown = await renderJoinedList(page.entities, join, level, opts, read);
     sendNgsi(
       ctx,
       200,
