@@ -81,6 +81,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     dataDir: config.dataDir,
     maxQuads: config.maxQuads,
     journalCompactBytes: config.journalCompactBytes,
+    reclaimDroppedQuads: config.storeReclaimQuads,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   // the indexes derived from entities never see the broker's internal graphs (subscriptions)
@@ -184,6 +185,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     store,
     timeoutMs: config.sparqlTimeoutMs,
     eager: config.sparqlReplica === "eager",
+    reclaimDroppedQuads: config.storeReclaimQuads,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });

@@ -21,6 +21,11 @@ export interface Config {
   maxBodyBytes: number;
   /** Quad ceiling of the store; writes past it fail with 507. Env `MAX_QUADS`, default 8,000,000. */
   maxQuads: number;
+  /**
+   * Quads dropped by replacements before the store reloads itself to give their memory back (Oxigraph
+   * keeps it otherwise). Env `STORE_RECLAIM_QUADS`, default 2,000,000.
+   */
+  storeReclaimQuads: number;
   /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
   journalCompactBytes: number;
   /** Folder of extra URL -> file context mappings (index.json). Env `PRELOAD_CONTEXTS_DIR`. */
@@ -160,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: level as LogLevel,
     maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
+    storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 2_000_000, 1000, 1_000_000_000),
     journalCompactBytes: intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
     contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),

@@ -5,6 +5,11 @@
 
 /** RDF 1.1 namespace (RDF 1.1 Concepts §1.7). */
 export const RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+/**
+ * Namespace of storage-only predicates (compact encodings the broker reads back itself, such as the
+ * attribute timestamps literal). They are not part of the data model: SPARQL's plain view leaves them out.
+ */
+export const CITYGRAPH_STORE_NS = "https://w3id.org/citygraph/store#";
 /** rdf:type. */
 export const RDF_TYPE = `${RDF}type`;
 /** rdf:first, rdf:rest, rdf:nil: the RDF collection vocabulary (JSON-LD 1.1 API §8.4). */

@@ -61,6 +61,10 @@ export interface StoreStats {
   journalBytes: number;
   lastSeq: number;
   maxQuads: number;
+  /** Quads removed since the last reload; their memory is held until the next reclaim. */
+  droppedQuads: number;
+  /** Reloads done to give that memory back (memory-reclaim.ts). */
+  reclaims: number;
 }
 
 /** The graph store, as seen from the main thread. */

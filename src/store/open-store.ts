@@ -18,6 +18,8 @@ export interface OpenStoreOptions {
    * growth, each of which triggers full GCs; costs that much RSS and ~0.25 s per 128 MiB at start.
    */
   wasmPreGrowBytes?: number;
+  /** Dropped quads that trigger a memory reclaim (default 2,000,000; see memory-reclaim.ts). */
+  reclaimDroppedQuads?: number;
   log?: (level: "debug" | "info" | "warn" | "error", msg: string, fields?: object) => void;
 }
 
@@ -40,6 +42,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     maxQuads: opts.maxQuads ?? 8_000_000,
     journalCompactBytes: opts.journalCompactBytes ?? 256 * 1024 * 1024,
     wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024,
+    reclaimDroppedQuads: opts.reclaimDroppedQuads ?? 2_000_000,
   };
   const worker = new Worker(path.join(__dirname, "worker", "store-worker.js"), { workerData: workerOpts });
   const pending = new Map<number, Pending>();

@@ -2,6 +2,7 @@ import type { CompiledJsonLdContext } from "../../rdf/compile-context";
 import type { NtTriple } from "../../rdf/ntriples/terms";
 import { ntLine, ntLiteral } from "../../rdf/ntriples/write";
 import {
+  CITYGRAPH_STORE_NS,
   NGSI_LD_CREATED_AT,
   NGSI_LD_DATASET_ID,
   NGSI_LD_DATETIME,
@@ -27,7 +28,7 @@ import type { JsonValue } from "./types";
  * is a plain node object whose key is unique, with string timestamps under the core context's
  * createdAt/modifiedAt/datasetId definitions; otherwise every time stays a normative triple.
  */
-export const ATTRIBUTE_TIMES = "https://w3id.org/citygraph/store#attributeTimes";
+export const ATTRIBUTE_TIMES = `${CITYGRAPH_STORE_NS}attributeTimes`;
 
 type Obj = { [k: string]: JsonValue };
 type Pair = [string | null, string | null];

@@ -1,5 +1,6 @@
 import oxigraph from "oxigraph";
 import { isInternalGraph, type GraphWrite } from "../graph-store";
+import { CITYGRAPH_STORE_NS } from "../../rdf/vocab";
 import type { RecoveryTarget } from "../worker/recovery";
 import type { TenantDatasets } from "../worker/tenant-datasets";
 
@@ -10,13 +11,15 @@ const BLANK_OBJECT = /\s_:\S+\s*\.\s*$/;
 /**
  * The plain triples of an entity graph: those whose subject is the entity and whose object is not an
  * attribute node, i.e. its types, its entity-level system attributes and the shortcut value triples
- * (DESIGN.md "Values are also plain triples").
+ * (DESIGN.md "Values are also plain triples"), without storage-only predicates (CITYGRAPH_STORE_NS).
  */
 export function plainTriplesOf(graph: string, triples: string): string {
   const subject = `<${graph}> `;
+  const storageOnly = `${subject}<${CITYGRAPH_STORE_NS}`;
   let out = "";
   for (const line of triples.split("\n")) {
-    if (line.startsWith(subject) && !BLANK_OBJECT.test(line)) out += line + "\n";
+    if (line.startsWith(subject) && !BLANK_OBJECT.test(line) && !line.startsWith(storageOnly))
+      out += line + "\n";
   }
   return out;
 }
@@ -33,6 +36,11 @@ export class ReplicaDatasets implements RecoveryTarget {
 
   get quads(): number {
     return this.datasets.quads;
+  }
+
+  /** Quads dropped by replacements (their memory is held until a reload: see TenantDatasets). */
+  get droppedQuads(): number {
+    return this.datasets.droppedQuads;
   }
 
   /** The Oxigraph store of a tenant, if it has one. */

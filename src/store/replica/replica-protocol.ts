@@ -32,6 +32,7 @@ export type ReplicaMessage =
   | { event: "log"; level: "info" | "warn" | "error"; msg: string; fields?: object }
   | { event: "fatal"; message: string }
   | { event: "gap"; expected: number; got: number }
+  | { event: "reclaim"; droppedQuads: number }
   | { id: number; ok: true; value: ReplicaAnswer }
   | { id: number; ok: false; error: WireError };
 
@@ -39,4 +40,6 @@ export type ReplicaMessage =
 export interface ReplicaWorkerOptions {
   dataDir: string;
   wasmPreGrowBytes: number;
+  /** Dropped quads (and at least the live ones) after which the replica asks to be reloaded. */
+  reclaimDroppedQuads: number;
 }

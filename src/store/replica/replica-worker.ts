@@ -40,6 +40,7 @@ yieldCpu();
 const target = new ReplicaDatasets(new TenantDatasets(Number.MAX_SAFE_INTEGER));
 
 let lastSeq = 0;
+let reclaimAsked = false;
 const empty = new oxigraph.Store();
 
 port.on("message", (m: ReplicaRequest) => {
@@ -48,6 +49,10 @@ port.on("message", (m: ReplicaRequest) => {
     if (m.seq !== lastSeq + 1) return send({ event: "gap", expected: lastSeq + 1, got: m.seq });
     target.apply(m.tenant, m.writes);
     lastSeq = m.seq;
+    if (!reclaimAsked && target.droppedQuads >= Math.max(opts.reclaimDroppedQuads, target.quads)) {
+      reclaimAsked = true; // Oxigraph keeps dropped quads' memory: a fresh replica gives it back
+      send({ event: "reclaim", droppedQuads: target.droppedQuads });
+    }
     return;
   }
   try {

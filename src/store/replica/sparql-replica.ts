@@ -21,6 +21,8 @@ export interface SparqlReplicaOptions {
   maxQueue?: number;
   /** JS heap ceiling of the worker in MiB, so a huge answer kills the worker, not the service (default 1024). */
   maxHeapMb?: number;
+  /** Dropped quads after which the replica is reloaded to free their memory (default 2,000,000). */
+  reclaimDroppedQuads?: number;
   /** WASM memory grown at start (default 64 MiB). */
   wasmPreGrowBytes?: number;
   log?: Log;
@@ -52,6 +54,7 @@ export class SparqlReplica {
   private inFlight: (Waiting & { id: number; timer: NodeJS.Timeout }) | undefined;
   private nextId = 1;
   private failures = 0;
+  private reloadWhenIdle = false;
   private closed = false;
   private readonly unsubscribe: () => void;
   private readonly log: Log;
@@ -98,6 +101,11 @@ export class SparqlReplica {
   }
 
   private pump(): void {
+    if (this.reloadWhenIdle && !this.inFlight && this.state === "ready") {
+      this.reloadWhenIdle = false;
+      void this.stop().then(() => (this.opts.eager ? this.start() : this.pump()));
+      return;
+    }
     if (this.closed || this.queue.length === 0) return;
     if (this.state === "idle") return this.start();
     if (this.state !== "ready" || this.inFlight) return;
@@ -174,6 +182,11 @@ export class SparqlReplica {
         return void this.stop().then(() => this.pump());
       case "fatal":
         return this.lost(m.message);
+      case "reclaim":
+        // Reload once idle, so no query is cut: the next query (or eager mode) starts a fresh replica.
+        this.log("info", "sparql replica holds dropped quads; reloading it", { dropped: m.droppedQuads });
+        this.reloadWhenIdle = true;
+        return this.pump();
     }
   }
 

@@ -18,6 +18,8 @@ export interface WorkerOptions {
   maxQuads: number;
   journalCompactBytes: number;
   wasmPreGrowBytes: number;
+  /** Dropped quads (and at least as many as live ones) that trigger a memory reclaim. */
+  reclaimDroppedQuads: number;
 }
 
 /** A worker error carried back as data; the proxy turns it into an AppError of the same kind. */

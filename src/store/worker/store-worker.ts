@@ -6,6 +6,7 @@ import { JournalWriter } from "../journal/journal-writer";
 import { encodeRecord } from "../journal/record-codec";
 import { Compactor } from "../snapshot/compactor";
 import type { StoreRequest, StoreResponse, WireError, WorkerEvent, WorkerOptions } from "./protocol";
+import { MemoryReclaimer } from "./memory-reclaim";
 import { preGrowWasmMemory, recover } from "./recovery";
 import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
 
@@ -27,8 +28,11 @@ const log = (level: "info" | "warn" | "error", msg: string, fields?: object): vo
 let seq = 0;
 let journal: JournalWriter;
 let compactor: Compactor;
+let reclaimer: MemoryReclaimer;
 let dead: string | undefined;
 let closing = false;
+/** Requests held while the datasets reload (memory reclaim); undefined when not paused. */
+let held: StoreRequest[] | undefined;
 
 function stats(): StoreStats {
   return {
@@ -37,6 +41,8 @@ function stats(): StoreStats {
     journalBytes: journal.size,
     lastSeq: seq,
     maxQuads: opts.maxQuads,
+    droppedQuads: datasets.droppedQuads,
+    reclaims: reclaimer.reclaims,
   };
 }
 
@@ -65,6 +71,7 @@ function commit(id: number, tenant: string, writes: GraphWrite[]): void {
   if (journal.size > opts.journalCompactBytes && !compactor.busy) {
     compactor.compact().catch((e: Error) => log("error", "store compaction failed", { error: e.message }));
   }
+  reclaimer.check();
 }
 
 function reply(id: number, p: Promise<unknown>): void {
@@ -107,7 +114,11 @@ function handle(req: StoreRequest): void {
   }
 }
 
-port.on("message", (req: StoreRequest) => {
+function receive(req: StoreRequest): void {
+  if (held) {
+    held.push(req);
+    return;
+  }
   if (dead || closing) {
     const message = dead ?? "The store is closing";
     return send({
@@ -121,7 +132,9 @@ port.on("message", (req: StoreRequest) => {
   } catch (e) {
     send({ id: req.id, ok: false, error: wireError(e) });
   }
-});
+}
+
+port.on("message", receive);
 
 try {
   const t0 = Date.now();
@@ -130,6 +143,27 @@ try {
   seq = r.lastSeq;
   journal = JournalWriter.open(dir, r.tailStart ?? seq + 1);
   compactor = new Compactor({ dir, journal, lastSeq: () => seq, log });
+  reclaimer = new MemoryReclaimer(
+    {
+      dir,
+      datasets,
+      journal,
+      compactor,
+      lastSeq: () => seq,
+      pause: () => (held ??= []),
+      resume: () => {
+        const requests = held ?? [];
+        held = undefined;
+        for (const r of requests) receive(r);
+      },
+      die: (message) => {
+        dead = message;
+        send({ event: "fatal", message });
+      },
+      log,
+    },
+    opts.reclaimDroppedQuads,
+  );
   send({ event: "ready", stats: stats(), replayed: r.replayed, ms: Date.now() - t0 });
 } catch (e) {
   send({ event: "fatal", message: e instanceof Error ? e.message : String(e) });

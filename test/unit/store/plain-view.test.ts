@@ -11,6 +11,7 @@ describe("store/replica plain view (issue 6 item 4)", () => {
       `<${g}> <https://w3id.org/citygraph/traffic#severity> "minor" .`,
       `<${g}> <https://w3id.org/citygraph/traffic#note> "ends like _:x ." .`,
       `<${g}x> <urn:p> "other subject" .`,
+      `<${g}> <https://w3id.org/citygraph/store#attributeTimes> "{}"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON> .`,
     ].join("\n");
     expect(plainTriplesOf(g, nt).trimEnd().split("\n")).to.deep.equal([
       `<${g}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://w3id.org/citygraph/traffic#TrafficAccident> .`,
