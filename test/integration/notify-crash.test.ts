@@ -80,7 +80,10 @@ describe("notifications survive a SIGKILL of the broker (issue 4 item 4)", funct
     await Promise.all(Array.from({ length: 6 }, writer));
     process.stderr.write(`DBG writers done ${acked.length}\n`);
     await new Promise<void>((resolve) =>
-      child?.exitCode !== null ? resolve() : child.once("exit", () => resolve()),
+      // a process killed by a signal has exitCode null and signalCode set; either means it is gone
+      child?.exitCode !== null || child?.signalCode !== null
+        ? resolve()
+        : child.once("exit", () => resolve()),
     );
     const beforeRestart = rx.received.length;
     process.stderr.write(`DBG exited ${beforeRestart}\n`);
