@@ -5,6 +5,7 @@ import { batchUpsert } from "./lib/http-scenarios";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer } from "./lib/server";
 import { readSettings } from "./lib/settings";
+import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/sparql-prefixes";
 
 /**
  * `npm run bench` part 2 (issue 6 "Done when"): the interface spec's SPARQL query forms (§4.10) over
@@ -14,13 +15,7 @@ import { readSettings } from "./lib/settings";
  * (target: p95 < 100 ms). Also: how long the replica takes to load on the first query.
  */
 
-const PREFIXES = `PREFIX traffic: <https://w3id.org/citygraph/traffic#>
-PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
-PREFIX geo: <http://www.w3.org/2003/01/geo/wgs84_pos#>
-PREFIX geof: <http://www.opengis.net/def/function/geosparql/>
-PREFIX geosparql: <http://www.opengis.net/ont/geosparql#>
-PREFIX uom: <http://www.opengis.net/def/uom/OGC/1.0/>
-`;
+const PREFIXES = TRAFFIC_SPARQL_PREFIXES;
 
 /** The query forms of interface spec §4.10, as a data scientist writes them (README guide). */
 const QUERIES: Record<string, string> = {

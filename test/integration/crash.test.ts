@@ -2,7 +2,7 @@ import { expect } from "chai";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, startServer } from "./helpers/child-server";
+import { freePort, killDuring, startServer } from "./helpers/child-server";
 import { http, linkTo, TEST_CONTEXT } from "./helpers/test-app";
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
@@ -45,12 +45,7 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
           }
         };
         const clients = [0, 1, 2, 3, 4, 5].map(client);
-        await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGKILL");
-        stop = true;
-        await Promise.all(clients);
-        await exited;
+        await killDuring(child, clients, () => (stop = true), 200, 800);
       }
       const port = await freePort();
       const child = await startServer(dataDir, port);

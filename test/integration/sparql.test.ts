@@ -11,14 +11,9 @@ import type { NgsiLdEntityDoc } from "../../src/domain/seed";
 import { loadShapes } from "../unit/domain/rdf-test-helpers";
 import { freePort, startServer } from "./helpers/child-server";
 import { http, startTestApp, TestApp } from "./helpers/test-app";
+import { TRAFFIC_SPARQL_PREFIXES } from "../../src/domain/sparql-prefixes";
 
-const PREFIXES = `PREFIX traffic: <https://w3id.org/citygraph/traffic#>
-PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
-PREFIX geo: <http://www.w3.org/2003/01/geo/wgs84_pos#>
-PREFIX geof: <http://www.opengis.net/def/function/geosparql/>
-PREFIX geosparql: <http://www.opengis.net/ont/geosparql#>
-PREFIX uom: <http://www.opengis.net/def/uom/OGC/1.0/>
-`;
+const PREFIXES = TRAFFIC_SPARQL_PREFIXES;
 /** Interface spec §4.10: cameras by status with geo:lat / geo:long. */
 const ACTIVE_CAMERAS = `${PREFIXES}SELECT ?cam ?lat ?long WHERE {
   ?cam a traffic:TrafficCamera ; traffic:status "active" ; geo:lat ?lat ; geo:long ?long }`;

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, startServer } from "./helpers/child-server";
+import { freePort, killDuring, startServer } from "./helpers/child-server";
 import { http, linkTo, TEST_CONTEXT } from "./helpers/test-app";
 
 const L = { Link: linkTo(TEST_CONTEXT) };
@@ -63,12 +63,7 @@ describe("temporal history: kill -9 loses no acknowledged instance", function ()
           }
         };
         const clients = [0, 1, 2].flatMap((c) => [viaEntities(c), viaTemporal(c)]);
-        await new Promise((r) => setTimeout(r, 300 + Math.random() * 700));
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGKILL");
-        stop = true;
-        await Promise.all(clients);
-        await exited;
+        await killDuring(child, clients, () => (stop = true), 300, 700);
       }
       const port = await freePort();
       const child = await startServer(dataDir, port);

@@ -53,3 +53,22 @@ export async function startServer(
   }
   throw new Error(`server did not start: ${err}`);
 }
+
+/**
+ * Lets `clients` write for a random time in [minMs, minMs + spanMs), then SIGKILLs `child` (a crash at
+ * a random moment), calls `stop` so the clients end, and waits for the clients and the exit.
+ */
+export async function killDuring(
+  child: ChildProcess,
+  clients: Promise<unknown>[],
+  stop: () => void,
+  minMs: number,
+  spanMs: number,
+): Promise<void> {
+  await new Promise((r) => setTimeout(r, minMs + Math.random() * spanMs));
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGKILL");
+  stop();
+  await Promise.all(clients);
+  await exited;
+}
