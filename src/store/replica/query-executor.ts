@@ -7,6 +7,7 @@ import {
   serializeSolutions,
   type Solution,
 } from "../../rdf/sparql-results";
+import { isWasmTrap } from "../worker/tenant-datasets";
 import type { ReplicaAnswer, ReplicaQuery } from "./replica-protocol";
 
 const DUMP_FORMAT = {
@@ -27,7 +28,7 @@ export function executeQuery(store: oxigraph.Store, q: ReplicaQuery): ReplicaAns
   try {
     result = store.query(q.sparql);
   } catch (e) {
-    if (e instanceof Error && e.name === "RuntimeError") throw e; // a WASM trap, not the user's fault
+    if (isWasmTrap(e)) throw e; // the Oxigraph instance is dead: not the user's fault
     throw new AppError(
       "BadRequestData",
       `SPARQL query refused: ${e instanceof Error ? e.message : String(e)}`,

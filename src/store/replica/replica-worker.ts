@@ -5,7 +5,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import oxigraph from "oxigraph";
 import { AppError } from "../../errors";
 import { preGrowWasmMemory, recover } from "../worker/recovery";
-import { TenantDatasets } from "../worker/tenant-datasets";
+import { isWasmTrap, TenantDatasets } from "../worker/tenant-datasets";
 import { executeQuery } from "./query-executor";
 import { ReplicaDatasets } from "./plain-view";
 import type { ReplicaMessage, ReplicaRequest, ReplicaWorkerOptions } from "./replica-protocol";
@@ -63,7 +63,7 @@ port.on("message", (m: ReplicaRequest) => {
     else {
       const message = e instanceof Error ? e.message : String(e);
       send({ id: m.id, ok: false, error: { kind: "InternalError", message } });
-      if (e instanceof Error && e.name === "RuntimeError") send({ event: "fatal", message });
+      if (isWasmTrap(e)) send({ event: "fatal", message });
     }
   }
 });

@@ -1,18 +1,11 @@
 import oxigraph from "oxigraph";
 import { AppError } from "../../errors";
+import { isGraphForm, queryFormOf } from "../../rdf/sparql-results";
 import type { GraphWrite, SelectRow } from "../graph-store";
 import { graphRuns } from "../snapshot/graph-runs";
 import { assertGraphIri, lineCount } from "./ntriples-text";
 
 const NT = "application/n-triples";
-
-// Prologue (comments, PREFIX, BASE) then the query form keyword.
-const FORM = /^(?:\s+|#[^\n]*(?:\n|$)|PREFIX\s*[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*(\w+)/i;
-
-/** The first keyword after the prologue of a SPARQL query (SELECT, ASK, CONSTRUCT, ...), or "". */
-export function queryForm(sparql: string): string {
-  return FORM.exec(sparql)?.[1] ?? "";
-}
 
 /** True for a WebAssembly trap (`RuntimeError: unreachable`...): after one, the Oxigraph instance is dead. */
 export function isWasmTrap(e: unknown): e is Error {
@@ -169,7 +162,7 @@ export class TenantDatasets {
    * as a solution sequence: `[{}]` for true, `[]` for false. Other query forms are BadRequestData.
    */
   select(tenant: string, sparql: string): SelectRow[] {
-    if (/^(CONSTRUCT|DESCRIBE)$/i.test(queryForm(sparql))) {
+    if (isGraphForm(queryFormOf(sparql))) {
       throw new AppError("BadRequestData", "Only SPARQL SELECT and ASK queries are accepted here");
     }
     const store = this.stores.get(tenant) ?? new oxigraph.Store();
