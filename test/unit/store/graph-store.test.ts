@@ -1,20 +1,11 @@
 import { expect } from "chai";
 import { AppError } from "../../../src/errors";
 import type { CommitEvent, GraphStore } from "../../../src/store/graph-store";
-import { entityTriples, normalized, open, removeDir, tempDir } from "./helpers";
+import { entityTriples, normalized, withTempStore } from "./helpers";
 
 describe("store/graph store: commit, read, select", () => {
-  let dir: string;
   let store: GraphStore;
-
-  beforeEach(async () => {
-    dir = tempDir();
-    store = await open(dir);
-  });
-  afterEach(async () => {
-    await store.close();
-    removeDir(dir);
-  });
+  withTempStore((s) => (store = s), true);
 
   it("reads back what was committed, and null for a graph that does not exist", async () => {
     const seq = await store.commit(

@@ -60,3 +60,21 @@ export function normalized(nt: string | null): string[] | null {
     .map((l) => l.replace(/_:[A-Za-z0-9]+/g, "_:x"))
     .sort();
 }
+
+/**
+ * Mocha hooks for a store on a fresh temporary DATA_DIR, opened before the tests (or before each with
+ * `each`) and closed and removed after; `set` receives each store opened.
+ */
+export function withTempStore(set: (store: GraphStore) => void, each = false): void {
+  let dir = "";
+  let store: GraphStore | undefined;
+  (each ? beforeEach : before)(async () => {
+    dir = tempDir();
+    store = await open(dir);
+    set(store);
+  });
+  (each ? afterEach : after)(async () => {
+    await store?.close();
+    removeDir(dir);
+  });
+}

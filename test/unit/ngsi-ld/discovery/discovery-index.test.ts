@@ -7,7 +7,7 @@ import type { GraphStore } from "../../../../src/store/graph-store";
 import { EntityIndex } from "../../../../src/store/indexes/entity-index";
 import { generateEntity, Rng } from "../codec/entity-generator";
 import { CORE_URL, ETSI_URL, loadContext } from "../codec/local-contexts";
-import { open, removeDir, tempDir } from "../../store/helpers";
+import { withTempStore } from "../../store/helpers";
 
 const ctx = compileContext([loadContext(ETSI_URL), loadContext(CORE_URL)]);
 const NGSI = "https://uri.etsi.org/ngsi-ld/";
@@ -59,16 +59,8 @@ function summary(index: DiscoveryIndex, tenant: string): { types: Summary; attrs
 }
 
 describe("DiscoveryIndex (ETSI GS CIM 009 v1.8 §5.7.5 to §5.7.10; DESIGN.md derived indexes)", () => {
-  let dir: string;
   let store: GraphStore;
-  before(async () => {
-    dir = tempDir();
-    store = await open(dir);
-  });
-  after(async () => {
-    await store.close();
-    removeDir(dir);
-  });
+  withTempStore((s) => (store = s));
 
   it("model-based: equals a naive count over random entities, through a build racing commits, updates, deletes and a rebuild", async () => {
     const rng = new Rng(11);

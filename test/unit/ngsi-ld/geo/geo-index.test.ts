@@ -5,7 +5,7 @@ import { compileContext } from "../../../../src/rdf/compile-context";
 import type { CommitEvent, GraphStore } from "../../../../src/store/graph-store";
 import { Rng } from "../codec/entity-generator";
 import { CORE_URL, loadContext } from "../codec/local-contexts";
-import { open, removeDir, tempDir } from "../../store/helpers";
+import { withTempStore } from "../../store/helpers";
 import { geometry, geoQuery } from "./random-geo";
 
 const ctx = compileContext([loadContext(CORE_URL), { "@context": { area: "https://example.org/area" } }]);
@@ -122,16 +122,8 @@ describe("GeoIndex (ETSI GS CIM 009 v1.8 §4.10; DESIGN.md derived indexes)", ()
   });
 
   describe("rebuilt from the graph", () => {
-    let dir: string;
     let store: GraphStore;
-    before(async () => {
-      dir = tempDir();
-      store = await open(dir);
-    });
-    after(async () => {
-      await store.close();
-      removeDir(dir);
-    });
+    withTempStore((s) => (store = s));
 
     it("gives the same answers as the index fed by the change feed", async () => {
       const rng = new Rng(7);
