@@ -6,6 +6,7 @@ import type { EntityFilter } from "../query/query-filter";
 import { parseLang } from "../render/language";
 import { parseProjection } from "../render/projection";
 import type { RenderOptions } from "../render/render-options";
+import { renderOptionsKey } from "../render/rendered-json";
 import { DEFAULT_TRIGGERS, type NotificationTrigger, type SubscriptionRecord } from "./subscription";
 
 /** A subscription made ready for matching: names resolved with its @context, queries parsed. */
@@ -23,6 +24,8 @@ export interface CompiledSubscription {
   notifyCtx?: CompiledContext;
   /** How the notified entities are rendered (§5.2.14 attributes, format, sysAttrs; lang; pick/omit). */
   render: RenderOptions;
+  /** {@link renderOptionsKey} of `render`: equal for subscriptions that render alike. */
+  renderKey: string;
   /** Index keys: expanded type IRIs, or undefined when the subscription must see every entity. */
   typeKeys?: string[];
 }
@@ -88,6 +91,7 @@ export function compileSubscription(
     watched: sub.watchedAttributes ? new Set(sub.watchedAttributes.map(canon)) : undefined,
     triggers: new Set(sub.notificationTrigger ?? DEFAULT_TRIGGERS),
     render,
+    renderKey: renderOptionsKey(render),
     typeKeys,
     ...(notifyCtx ? { notifyCtx } : {}),
   };

@@ -9,7 +9,7 @@ import { renderEntity } from "../render/render-entity";
 import type { CompiledSubscription } from "./compile-subscription";
 import { diffEntity, entityDeletedAsAttributes, notifiedEntity, type EntityChange } from "./entity-change";
 import { matchChange } from "./match-change";
-import { notificationJob } from "./notification-message";
+import { notificationData, notificationJob } from "./notification-message";
 import { subscriptionStatus } from "./subscription";
 import type { SubscriptionService } from "./subscription-service";
 
@@ -29,6 +29,24 @@ export interface NotifierDeps {
 
 const isEntityMeta = (m: unknown): m is EntityChangeMeta =>
   typeof m === "object" && m !== null && (m as EntityChangeMeta).after instanceof Map;
+
+/**
+ * What makes the data of two subscriptions' notifications of one change the same text: @contexts, the
+ * rendering, showChanges, what a deletion shows, and the endpoint's accept with the @context it embeds.
+ */
+function textKey(cs: CompiledSubscription, deletedAsAttributes: boolean): string {
+  const { sub, context } = cs.record;
+  const n = sub.notification;
+  return JSON.stringify([
+    cs.ctx.key,
+    cs.notifyCtx?.key,
+    cs.renderKey,
+    n.showChanges ?? false,
+    n.sysAttrs ?? false,
+    deletedAsAttributes && (cs.watched ? [...cs.watched] : null),
+    n.endpoint.accept === "application/ld+json" ? (sub.jsonldContext ?? context ?? null) : null,
+  ]);
+}
 
 /**
  * Turns the change feed into notifications (ETSI GS CIM 009 v1.8 §5.8.6, §5.8.7 periodic): for each
@@ -93,6 +111,7 @@ export class SubscriptionNotifier {
       const candidates = this.deps.service.index.candidates(tenant, types);
       if (candidates.size === 0) continue;
       const changes = new Map<string, EntityChange>();
+      const texts = new Map<string, string>(); // data text per way of showing it, shared by subscriptions
       for (const cs of candidates) {
         let change = changes.get(cs.ctx.key);
         if (!change) {
@@ -105,24 +124,32 @@ export class SubscriptionNotifier {
         if (!trigger || this.throttled(cs, now)) continue;
         const n = cs.record.sub.notification;
         const show = { showChanges: n.showChanges ?? false, sysAttrs: n.sysAttrs ?? false };
-        const changed =
-          !change.after && trigger === "attributeDeleted"
-            ? entityDeletedAsAttributes(change, cs.watched, show)
-            : notifiedEntity(change, show);
+        const asAttrs = !change.after && trigger === "attributeDeleted";
+        const key = n.join ? undefined : textKey(cs, asAttrs);
+        const known = key === undefined ? undefined : texts.get(key);
+        if (known !== undefined) {
+          jobs.push(notificationJob(cs.record, known, at));
+          continue;
+        }
+        const changed = asAttrs
+          ? entityDeletedAsAttributes(change, cs.watched, show)
+          : notifiedEntity(change, show);
         const entity = cs.notifyCtx ? this.deps.recompact(changed, cs.ctx, cs.notifyCtx) : changed;
         if (n.join) {
           const read = (ids: string[]) => this.deps.read(tenant, ids, cs.notifyCtx ?? cs.ctx);
           jobs.push(
             renderJoinedList([entity], n.join, n.joinLevel ?? 1, cs.render, read).then((data) => {
               if (!change.after) data[0].deletedAt = at;
-              return notificationJob(cs.record, data, at);
+              return notificationJob(cs.record, notificationData(cs.record, data), at);
             }),
           );
           continue;
         }
         const shown = renderEntity(entity, cs.render);
         if (!change.after) shown.deletedAt = at;
-        jobs.push(notificationJob(cs.record, [shown], at));
+        const text = notificationData(cs.record, [shown]);
+        if (key !== undefined) texts.set(key, text);
+        jobs.push(notificationJob(cs.record, text, at));
       }
     }
     return jobs;
@@ -179,7 +206,8 @@ export class SubscriptionNotifier {
       if (entities.length === 0) return;
       const shown = (e: Entity) => (cs.notifyCtx ? this.deps.recompact(e, cs.ctx, cs.notifyCtx) : e);
       const data = entities.map((e) => renderEntity(shown(e), cs.render));
-      await this.queue.enqueue([notificationJob(cs.record, data, new Date().toISOString())]);
+      const text = notificationData(cs.record, data);
+      await this.queue.enqueue([notificationJob(cs.record, text, new Date().toISOString())]);
     } catch (e) {
       this.deps.log("error", "periodic notification failed", {
         id: cs.record.sub.id,
