@@ -1,11 +1,13 @@
 import { notFound } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
+import type { GraphStore } from "../../store/graph-store";
 import { HistoryLog } from "../../store/history/history-log";
 import type { EntityChangeMeta } from "../entities/entity-repository";
 import { attributeNames, datasetIdOf, instancesOf, typesOf, type Entity } from "../model/entity";
 import type { AttributeInstance } from "../model/normalize-attribute";
 import type { HistoryRecord, RowTuple } from "./history-record";
 import { instanceNumber, instanceToTuple } from "./instance-codec";
+import { SegmentSealer } from "./segment-sealer";
 import { TemporalIndex } from "./temporal-index";
 
 /** Options of {@link TemporalService.open}. */
@@ -16,6 +18,12 @@ export interface TemporalOptions {
   retentionMs: number;
   /** Log bytes that trigger a compaction. */
   compactBytes: number;
+  /** The graph the history is sealed into (hourly segments, see SegmentSealer); none = log and index only. */
+  graph?: Pick<GraphStore, "commit">;
+  /** How often closed hours are sealed into the graph (ms; `TEMPORAL_SEAL_INTERVAL_MS`). */
+  sealEveryMs?: number;
+  /** How long after its end an hour whose entity went quiet stays open (ms). */
+  sealGraceMs?: number;
   log?: (level: "info" | "warn" | "error", msg: string, fields?: object) => void;
 }
 
@@ -24,10 +32,12 @@ export interface TemporalOptions {
  * every write goes to the in-memory {@link TemporalIndex} and the durable {@link HistoryLog}, and
  * resolves once it is on disk. Writes through the normal API arrive through {@link recordChange}, which
  * the entity repository awaits after each commit, so one acknowledged entity write is one acknowledged
- * history write. Retention drops old instances from memory and, at the next compaction, from disk.
+ * history write. Retention drops old instances from memory and, at the next compaction, from disk. The
+ * {@link SegmentSealer} copies closed hours into the graph (for SPARQL), and drops them there too.
  */
 export class TemporalService {
   private timer: NodeJS.Timeout | undefined;
+  private sealer: SegmentSealer | undefined;
 
   private constructor(
     readonly index: TemporalIndex,
@@ -40,7 +50,17 @@ export class TemporalService {
     const index = new TemporalIndex();
     const { log, scan } = HistoryLog.open<HistoryRecord>(opts.dir, (r) => index.apply(r));
     const svc = new TemporalService(index, log, opts);
-    opts.log?.("info", "temporal history ready", { ...scan, ...index.stats() });
+    opts.log?.("info", "temporal history ready", { ...scan, ...index.stats(), unsealed: index.ledger.size });
+    if (opts.graph) {
+      svc.sealer = new SegmentSealer(index, {
+        store: opts.graph,
+        record: (r) => svc.write(r),
+        everyMs: opts.sealEveryMs ?? 10_000,
+        graceMs: opts.sealGraceMs ?? 300_000,
+        log: opts.log,
+      });
+      svc.sealer.start();
+    }
     if (opts.retentionMs > 0) {
       svc.applyRetention();
       svc.timer = setInterval(() => svc.applyRetention(), Math.min(opts.retentionMs / 4, 600_000));
@@ -64,6 +84,11 @@ export class TemporalService {
     return this.log.compact(this.index.snapshot()).catch((e: Error) => {
       this.opts.log?.("error", "history compaction failed", { error: e.message });
     });
+  }
+
+  /** Seals the closed hours into the graph now (every dirty hour with `force`); how many were written. */
+  seal(force = false): Promise<number> {
+    return this.sealer?.sweep(force) ?? Promise.resolve(0);
   }
 
   private async write(r: HistoryRecord): Promise<void> {
@@ -210,9 +235,10 @@ export class TemporalService {
     return e;
   }
 
-  /** Stops the retention timer, finishes a compaction and closes the log. */
+  /** Stops the retention timer, seals every dirty hour, finishes a compaction and closes the log. */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.sealer?.close();
     await this.log.close();
   }
 }
