@@ -94,6 +94,11 @@ export class TemporalIndex {
     return typeof d === "string" ? d : undefined;
   }
 
+  /** True if template `rest` records a deletion (an instance with `deletedAt`, ETSI GS CIM 009 v1.8 §4.5.0). */
+  isDeletion(rest: number): boolean {
+    return this.interner.object(rest).deletedAt === true;
+  }
+
   /** The history of entity `id`, or undefined. */
   entity(tenant: string, id: string): TemporalEntity | undefined {
     return this.tenants.get(tenant)?.get(id);

@@ -4,6 +4,7 @@ import type { GraphStore } from "../../store/graph-store";
 import { HistoryLog } from "../../store/history/history-log";
 import type { EntityChangeMeta } from "../entities/entity-repository";
 import { attributeNames, datasetIdOf, instancesOf, typesOf, type Entity } from "../model/entity";
+import { deletedValueOf, valueMemberOf } from "../model/attribute-kinds";
 import type { AttributeInstance } from "../model/normalize-attribute";
 import type { HistoryRecord, RowTuple } from "./history-record";
 import { instanceNumber, instanceToTuple } from "./instance-codec";
@@ -100,29 +101,59 @@ export class TemporalService {
   /**
    * The change-feed hook of the entity repository: appends an instance for every attribute instance a
    * committed write created or changed (value, observedAt, createdAt, modifiedAt, datasetId), for the
-   * entities it saved. Deleted entities keep their history.
+   * entities it saved, and a deletion instance (ETSI GS CIM 009 v1.8 §4.5.0: the NGSI-LD null as value,
+   * `deletedAt`) for every instance it removed, all of them when it deleted the entity. Deleted entities
+   * keep their history.
    */
   async recordChange(tenant: string, meta: EntityChangeMeta): Promise<void> {
     const now = Date.now();
     const records: HistoryRecord[] = [];
     for (const [id, after] of meta.after) {
-      if (!after) continue;
       const before = meta.before.get(id);
       const rows: RowTuple[] = [];
-      for (const name of attributeNames(after)) {
+      for (const name of after ? attributeNames(after) : []) {
         const old = before ? instancesOf(before, name) : [];
         const attr = meta.ctx.expandTerm(name);
-        for (const inst of instancesOf(after, name)) {
+        for (const inst of instancesOf(after as Entity, name)) {
           const prev = old.find((o) => datasetIdOf(o) === datasetIdOf(inst));
           if (prev && JSON.stringify(prev) === JSON.stringify(inst)) continue;
           rows.push(instanceToTuple(attr, inst, meta.ctx, this.index.newIid(), now));
         }
       }
-      const known = this.index.entity(tenant, id);
-      if (rows.length === 0 && known) continue;
-      records.push(this.putRecord(tenant, after, meta.ctx, rows, now));
+      if (before) rows.push(...this.deletionRows(before, after, meta.ctx, now));
+      const shown = after ?? before;
+      if (!shown || (rows.length === 0 && (!after || this.index.entity(tenant, id)))) continue;
+      records.push(this.putRecord(tenant, shown, meta.ctx, rows, now));
     }
     await Promise.all(records.map((r) => this.write(r)));
+  }
+
+  /** Deletion instances (§4.5.0) for the instances of `before` that `after` no longer has. */
+  private deletionRows(
+    before: Entity,
+    after: Entity | null | undefined,
+    ctx: CompiledContext,
+    now: number,
+  ): RowTuple[] {
+    const rows: RowTuple[] = [];
+    for (const name of attributeNames(before)) {
+      const kept = after ? instancesOf(after, name).map(datasetIdOf) : [];
+      const attr = ctx.expandTerm(name);
+      for (const inst of instancesOf(before, name)) {
+        if (kept.includes(datasetIdOf(inst))) continue;
+        const member = valueMemberOf(inst.type);
+        const gone: AttributeInstance = {
+          type: inst.type,
+          [member]: deletedValueOf(member),
+          deletedAt: true,
+        };
+        if (inst.datasetId !== undefined) gone.datasetId = inst.datasetId;
+        if (inst.createdAt !== undefined) gone.createdAt = inst.createdAt;
+        gone.modifiedAt = new Date(now).toISOString();
+        rows.push(instanceToTuple(attr, gone, ctx, this.index.newIid(), now));
+      }
+    }
+    return rows;
   }
 
   private putRecord(
