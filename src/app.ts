@@ -134,6 +134,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     dir: path.join(config.dataDir, "history"),
     retentionMs: config.temporalRetentionMs,
     compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
+    graph: store,
+    sealEveryMs: config.temporalSealMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   repo.onDurableCommit((tenant, meta) => temporal.recordChange(tenant, meta));

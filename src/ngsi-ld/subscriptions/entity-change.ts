@@ -1,4 +1,4 @@
-import { ATTRIBUTE_VALUE_MEMBER, isAttributeKind } from "../model/attribute-kinds";
+import { deletedValueOf, valueMemberOf } from "../model/attribute-kinds";
 import { attributeNames, datasetIdOf, type Entity, instancesOf, setInstances } from "../model/entity";
 import type { AttributeInstance } from "../model/normalize-attribute";
 
@@ -64,7 +64,7 @@ const PREVIOUS: Record<string, string> = {
 };
 
 function valueMember(i: AttributeInstance): string {
-  return isAttributeKind(i.type) ? ATTRIBUTE_VALUE_MEMBER[i.type] : "value";
+  return valueMemberOf(i.type);
 }
 
 /** What a notification shows beside the values (§5.2.14 showChanges, sysAttrs). */
@@ -78,7 +78,7 @@ function deletedInstance(i: AttributeInstance, at: string, o: ShowOptions): Attr
   const member = valueMember(i);
   const out: AttributeInstance = { type: i.type };
   if (o.showChanges) out[PREVIOUS[member]] = i[member];
-  out[member] = member === "languageMap" ? { "@none": NGSI_LD_NULL } : NGSI_LD_NULL;
+  out[member] = deletedValueOf(member);
   if (i.datasetId !== undefined) out.datasetId = i.datasetId;
   if (i.createdAt !== undefined) out.createdAt = i.createdAt;
   if (i.modifiedAt !== undefined) out.modifiedAt = i.modifiedAt;
