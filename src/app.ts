@@ -150,6 +150,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   await subscriptions.load();
   const notifier = new SubscriptionNotifier({
     service: subscriptions,
+    read: (tenant, ids, ctx) => views.read(tenant, ids, ctx),
     recompact: (e, from, to) => fastEntityCodec.fromTriples(fastEntityCodec.toTriples(e, from), e.id, to),
     query: async (tenant, filter, ctx) =>
       (
