@@ -10,6 +10,8 @@
  * | BENCH_BATCH_CONNECTIONS | 4 | connections of the batch-upsert scenario (1,000 entities each) |
  * | BENCH_BATCH_SIZE | 1000 | entities per batch upsert |
  * | BENCH_ONLY | (all) | `query`: only the query scenarios of issue 3; `issue2`: only those of issue 2 |
+ * | BENCH_SERVER_ARGS | (none) | Node arguments for the service under test, e.g. `--trace-gc` (bench/lib/server.ts) |
+ * | BENCH_SERVER_LOG | (none) | file the service's output is appended to (bench/lib/server.ts) |
  */
 export interface Settings {
   seconds: number;
