@@ -1,13 +1,13 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 
-/** Bytes counted per cached text besides its characters (map entries, key string, object headers). */
-const ENTRY_OVERHEAD = 120;
+/** Bytes counted per cached text besides its bytes (map entries, key string, Buffer and ArrayBuffer objects). */
+const ENTRY_OVERHEAD = 250;
 /** Most representations kept per entity (contexts × render options); more are not remembered. */
 const MAX_VARIANTS = 8;
 
 /**
- * The JSON texts of entities as query answers list them (ETSI GS CIM 009 v1.8 §5.7.2 with the §4.5
+ * The JSON texts (UTF-8, each in a Buffer of its own, outside the JavaScript heap) of entities as query answers list them (ETSI GS CIM 009 v1.8 §5.7.2 with the §4.5
  * representations), per tenant, entity id and representation (the request's @context and render
  * options), so that an entity listed again is neither read from the store, nor decoded, nor rendered
  * (DESIGN.md "Indexes beside the store, derived from it"). Bounded by an estimate of the bytes held
@@ -16,7 +16,7 @@ const MAX_VARIANTS = 8;
  * ({@link generation}), so a cached text is never older than the last acknowledged write.
  */
 export class RenderedEntityCache {
-  private readonly map = new Map<string, Map<number, string>>();
+  private readonly map = new Map<string, Map<number, Buffer>>();
   private readonly variants = new WeakMap<CompiledContext, Map<string, number>>();
   private nextVariant = 0;
   private bytes = 0;
@@ -43,7 +43,7 @@ export class RenderedEntityCache {
   }
 
   /** The text of entity `id` in representation `variant`, refreshing the entity's recency. */
-  get(tenant: string, id: string, variant: number): string | undefined {
+  get(tenant: string, id: string, variant: number): Buffer | undefined {
     const key = tenant + "\u0000" + id;
     const texts = this.map.get(key);
     const hit = texts?.get(variant);
@@ -55,7 +55,7 @@ export class RenderedEntityCache {
   }
 
   /** Remembers a text, unless a commit or {@link clear} happened since `generation` was read. */
-  set(tenant: string, id: string, variant: number, text: string, generation: number): void {
+  set(tenant: string, id: string, variant: number, text: Buffer, generation: number): void {
     if (generation !== this.gen || this.budgetBytes <= 0) return;
     const key = tenant + "\u0000" + id;
     let texts = this.map.get(key);
@@ -105,6 +105,6 @@ export class RenderedEntityCache {
   }
 }
 
-function cost(key: string, text: string): number {
+function cost(key: string, text: Buffer): number {
   return text.length + key.length + ENTRY_OVERHEAD;
 }

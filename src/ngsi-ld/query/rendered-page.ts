@@ -5,7 +5,7 @@ import { pageEntities, type QueryPageIds, type QuerySources } from "./entity-que
 import type { RenderedEntityCache } from "./rendered-entity-cache";
 
 /**
- * The JSON texts of a query page's entities in the page's order (ETSI GS CIM 009 v1.8 §5.7.2, §4.5
+ * The JSON texts (UTF-8) of a query page's entities in the page's order (ETSI GS CIM 009 v1.8 §5.7.2, §4.5
  * representations), from `cache` where it holds them; the others are read (view cache, store), rendered
  * and remembered. `generation` is the cache's {@link RenderedEntityCache.generation} read before the
  * query started, so nothing read before a commit is remembered after it. Entities deleted meanwhile are
@@ -19,7 +19,7 @@ export async function pageTexts(
   page: QueryPageIds,
   opts: RenderOptions,
   generation: number,
-): Promise<string[]> {
+): Promise<Buffer[]> {
   const variant = cache.variant(ctx, renderOptionsKey(opts));
   const texts = page.ids.map((id) => cache.get(tenant, id, variant));
   const missing = page.ids.filter((_, i) => texts[i] === undefined);
@@ -34,5 +34,10 @@ export async function pageTexts(
       texts[i] = text;
     });
   }
-  return texts.filter((t): t is string => t !== undefined && t !== "{}");
+  return texts.filter((t): t is Buffer => t !== undefined && !isEmptyObject(t));
+}
+
+/** True for the text `{}`. */
+function isEmptyObject(t: Buffer): boolean {
+  return t.length === 2 && t[0] === 0x7b && t[1] === 0x7d;
 }

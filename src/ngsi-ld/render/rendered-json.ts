@@ -20,7 +20,13 @@ export function renderOptionsKey(o: RenderOptions): string {
   ]);
 }
 
-/** The JSON text of {@link renderEntity}`(e, opts)` (ETSI GS CIM 009 v1.8 §4.5 representations). */
-export function renderedJson(e: Entity, opts: RenderOptions): string {
-  return JSON.stringify(renderEntity(e, opts));
+/**
+ * The JSON text of {@link renderEntity}`(e, opts)` (ETSI GS CIM 009 v1.8 §4.5 representations) in UTF-8,
+ * in a Buffer of its own (not a slice of Node's shared pool, so keeping it keeps nothing else alive).
+ */
+export function renderedJson(e: Entity, opts: RenderOptions): Buffer {
+  const text = JSON.stringify(renderEntity(e, opts));
+  const buf = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buf.write(text);
+  return buf;
 }
