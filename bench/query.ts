@@ -1,6 +1,6 @@
 import { stopChild } from "./lib/child";
 import { flags, withCpu } from "./lib/ceilings";
-import { cpuBetween, readCpu } from "./lib/cpu-share";
+import type { CpuUse } from "./lib/cpu-share";
 import { settle } from "./lib/settle";
 import { batchUpsert, getLoad } from "./lib/http-scenarios";
 import { runLoad, type LoadResult } from "./lib/load";
@@ -37,7 +37,11 @@ function nearPath(): string {
  * Vehicle has been asked for a few times; 50,000 × ~1 KB of rendered texts fit in the default
  * QUERY_CACHE_BYTES). The points are uniform over the box, like the entities.
  */
-async function nearLoad(url: string, s: Settings): Promise<{ cold: LoadResult; warm: LoadResult }> {
+async function nearLoad(
+  url: string,
+  s: Settings,
+  pid: number | undefined,
+): Promise<{ cold: LoadResult & { cpu: CpuUse }; warm: LoadResult & { cpu: CpuUse } }> {
   const requests = [
     {
       method: "GET" as const,
@@ -45,8 +49,12 @@ async function nearLoad(url: string, s: Settings): Promise<{ cold: LoadResult; w
       setupRequest: (req: object) => ({ ...req, path: nearPath() }),
     },
   ];
-  const cold = await runLoad({ url, connections: s.connections, durationS: s.nearWarmupSeconds, requests });
-  const warm = await runLoad({ url, connections: s.connections, durationS: s.seconds, requests });
+  const cold = await withCpu(pid, () =>
+    runLoad({ url, connections: s.connections, durationS: s.nearWarmupSeconds, requests }),
+  );
+  const warm = await withCpu(pid, () =>
+    runLoad({ url, connections: s.connections, durationS: s.seconds, requests }),
+  );
   return { cold, warm };
 }
 
@@ -102,11 +110,7 @@ export async function benchQueries(s: Settings): Promise<{ rows: Row[]; run: Rec
     say(
       `[query] GET type=Vehicle&georel=near;maxDistance==500 around random points of the HCMC box: ${s.nearWarmupSeconds} s cold, then ${s.seconds} s`,
     );
-    const c0 = readCpu([pid]);
-    const { cold, warm } = await nearLoad(srv.child.url, s);
-    const nearCold = { ...cold, cpu: cpuBetween(c0, readCpu([pid])) };
-    const c1 = readCpu([pid]);
-    const near = { ...warm, cpu: cpuBetween(c1, readCpu([pid])) };
+    const { cold: nearCold, warm: near } = await nearLoad(srv.child.url, s, pid);
     run.nearCold = nearCold;
     run.near = near;
     say(
