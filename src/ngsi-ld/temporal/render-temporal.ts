@@ -51,7 +51,7 @@ export function pickEntity(
   for (const [attr, s] of e.attrs) {
     if (view.attrs && !view.attrs.has(attr)) continue;
     const ds = view.datasetIds;
-    const keep = ds ? (i: number) => ds.has(index.datasetId(s.rest[i]) ?? "@none") : undefined;
+    const keep = ds ? (i: number) => ds.has(index.datasetId(s.rest(i)) ?? "@none") : undefined;
     const p = selectRows(s, q, keep);
     if (p.idx.length === 0) continue;
     out.names.push(attr);
@@ -137,7 +137,7 @@ export function renderTemporalEntity(
 function byDataset(index: TemporalIndex, s: Series, p: Picked): Map<string | undefined, Picked> {
   const out = new Map<string | undefined, Picked>();
   p.idx.forEach((i, k) => {
-    const ds = index.datasetId(s.rest[i]);
+    const ds = index.datasetId(s.rest(i));
     let g = out.get(ds);
     if (!g) out.set(ds, (g = { idx: [], times: [] }));
     g.idx.push(i);
@@ -147,7 +147,7 @@ function byDataset(index: TemporalIndex, s: Series, p: Picked): Map<string | und
 }
 
 function kindOf(index: TemporalIndex, s: Series, i: number): string {
-  return String(index.interner.object(s.rest[i]).type ?? "Property");
+  return String(index.interner.object(s.rest(i)).type ?? "Property");
 }
 
 function simplified(
@@ -192,10 +192,10 @@ function aggregated(
     const acc = new Accumulator();
     for (; k < g.idx.length && g.times[k] < end; k++) {
       const i = g.idx[k];
-      const num = s.num[i];
+      const num = s.num(i);
       acc.add(
         num,
-        Number.isNaN(num) ? JSON.stringify(index.interner.object(s.rest[i]).value ?? s.rest[i]) : num,
+        Number.isNaN(num) ? JSON.stringify(index.interner.object(s.rest(i)).value ?? s.rest(i)) : num,
       );
     }
     for (const [m, list] of lists) {
