@@ -1,12 +1,9 @@
 import RBush from "rbush";
 import { NGSI_LD_GEOPROPERTY } from "../../../rdf/vocab";
 import type { CommitEvent, GraphStore } from "../../../store/graph-store";
-import {
-  attributeFacts,
-  attributeFactsSparql,
-  attributeFactsFromRows,
-  type AttributeFact,
-} from "../../codec/attribute-facts";
+import { EntityIndex } from "../../../store/indexes/entity-index";
+import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
+import { attributeFacts, type AttributeFact } from "../../codec/attribute-facts";
 import { geometryError } from "../../model/geojson";
 import { geometryBBox, searchBox, type BBox } from "./geo-bbox";
 import { matchesGeoQuery } from "./geo-predicates";
@@ -27,31 +24,59 @@ interface TenantGeo {
 /**
  * The geo index (DESIGN.md "Indexes beside the store, derived from it"; ETSI GS CIM 009 v1.8 §4.10):
  * per tenant and GeoProperty, the bounding box and the GeoJSON value of every entity's geometry in an
- * R-tree (rbush). Built from the graph at start ({@link rebuild}), kept current by the change feed
+ * R-tree (rbush). Built from the graph at start (a {@link GraphScanConsumer}), kept current by the change feed
  * ({@link apply}); a cache that can always be rebuilt from the store. Geometries are read through
  * codec/attribute-facts.ts, the one place that knows how a GeoProperty sits in the graph.
  */
-export class GeoIndex {
+export class GeoIndex implements GraphScanConsumer {
   private readonly tenants = new Map<string, TenantGeo>();
 
-  /** Rebuilds the index from the store (start-up): one SPARQL SELECT of the GeoProperty nodes per
-   * tenant, bulk-loaded trees. */
-  async rebuild(store: GraphStore): Promise<void> {
+  /** During a scan: the items read per GeoProperty, bulk-loaded into the trees at its end. */
+  private loads: Map<string, Map<string, Item[]>> | undefined;
+
+  /**
+   * Rebuilds the index from the store on its own: one pass over the graphs of the entities `ids` lists
+   * (the service fills it together with the attribute index instead: see app.ts and scanGraphs).
+   */
+  async rebuild(store: GraphStore, ids?: EntityIndex): Promise<void> {
+    let all = ids;
+    if (!all) await (all = new EntityIndex()).rebuild(store);
+    await scanGraphs(store, (tenant) => all.ids(tenant), [this]);
+  }
+
+  /** {@link GraphScanConsumer}: starts from empty. */
+  beginScan(): void {
     this.tenants.clear();
-    for (const tenant of await store.tenants()) {
-      const facts = attributeFactsFromRows(
-        await store.select(tenant, attributeFactsSparql(NGSI_LD_GEOPROPERTY)),
-        NGSI_LD_GEOPROPERTY,
-      );
+    this.loads = new Map();
+  }
+
+  /** {@link GraphScanConsumer}: the GeoProperties of one stored entity graph. */
+  scanGraph(tenant: string, id: string, triples: string): void {
+    const loads = this.loads;
+    if (!loads) return;
+    const t = this.tenant(tenant);
+    let byAttr = loads.get(tenant);
+    if (!byAttr) loads.set(tenant, (byAttr = new Map()));
+    if (!triples.includes(NGSI_LD_GEOPROPERTY)) return;
+    for (const { attribute, item } of this.itemsOf(id, attributeFacts(triples, id))) {
+      (byAttr.get(attribute) ?? byAttr.set(attribute, []).get(attribute)!).push(item);
+      this.remember(t, id, attribute, item);
+    }
+  }
+
+  /**
+   * {@link GraphScanConsumer}: bulk-loads the trees. Items of entities the change feed replaced during
+   * the scan are no longer in `byEntity` and are left out.
+   */
+  endScan(): void {
+    const loads = this.loads;
+    this.loads = undefined;
+    for (const [tenant, byAttr] of loads ?? []) {
       const t = this.tenant(tenant);
-      const loads = new Map<string, Item[]>();
-      for (const [id, fs] of facts) {
-        for (const { attribute, item } of this.itemsOf(id, fs)) {
-          (loads.get(attribute) ?? loads.set(attribute, []).get(attribute)!).push(item);
-          this.remember(t, id, attribute, item);
-        }
+      for (const [attribute, items] of byAttr) {
+        const live = items.filter((i) => t.byEntity.get(i.id)?.some((x) => x.item === i));
+        this.tree(t, attribute).load(live);
       }
-      for (const [attribute, items] of loads) this.tree(t, attribute).load(items);
     }
   }
 
