@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   );
   const ids = [...index.entries("")].map(([id]) => id);
   const graphs: string[] = [];
-  await measure("graph cache (20k, full)", async () => {
+  await measure("graph cache (64 MiB, full)", async () => {
     const c = new GraphCache();
     for (let i = 0; i < Math.min(20_000, ids.length); i += 1000) {
       const chunk = ids.slice(i, i + 1000);

@@ -101,7 +101,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   onEntityCommit((e) => geo.apply(e));
   const discovery = new DiscoveryIndex(store, index);
   onEntityCommit((e) => discovery.apply(e));
-  const cache = new GraphCache();
+  const cache = new GraphCache(config.graphCacheBytes);
   onEntityCommit((e) => cache.apply(e));
   const loader = new ContextLoader({
     dataDir: config.dataDir,

@@ -17,7 +17,10 @@ export interface GraphScanConsumer {
 
 /** Options of {@link scanGraphs}. */
 export interface ScanOptions {
-  /** Graphs per store round trip (default 1,000; the store reads the next chunk while this one is decoded). */
+  /**
+   * Graphs per store round trip (default 250; the store reads the next chunk while this one is decoded).
+   * Small enough that a request queued behind a chunk, in the worker or on this thread, waits little.
+   */
   chunk?: number;
   /** Progress and the final duration; called every `chunk * 20` graphs and at the end. */
   progress?: (fields: { tenant: string; graphs: number; total: number; ms: number }) => void;
@@ -37,7 +40,7 @@ export async function scanGraphs(
   opts: ScanOptions = {},
 ): Promise<number> {
   const started = performance.now();
-  const chunk = opts.chunk ?? 1000;
+  const chunk = opts.chunk ?? 250;
   const touched = new Set<string>();
   const unsubscribe = store.onCommit((e) => {
     for (const w of e.writes) touched.add(e.tenant + "\u0000" + w.graph);
@@ -59,7 +62,7 @@ export async function scanGraphs(
           for (const c of consumers) c.scanGraph(tenant, id, g);
         });
         const done = Math.min(i + chunk, ids.length);
-        if (done % (chunk * 20) === 0 || done === ids.length)
+        if (done % (chunk * 80) === 0 || done === ids.length)
           opts.progress?.({
             tenant,
             graphs: done,
