@@ -10,15 +10,29 @@ import { matchesGeoQuery } from "./geo-predicates";
 import type { GeoQuery, Geometry } from "./geo-query";
 
 /** One GeoProperty instance of one entity in the R-tree. */
-interface Item extends BBox {
-  id: string;
-  geometry: Geometry;
+class Item implements BBox {
+  constructor(
+    readonly minX: number,
+    readonly minY: number,
+    readonly maxX: number,
+    readonly maxY: number,
+    readonly id: string,
+    /** The expanded GeoProperty IRI (one shared string per IRI). */
+    readonly attribute: string,
+    /** The GeoJSON value; undefined for a 2-D Point, whose box is its position (saves its objects). */
+    private readonly shape: Geometry | undefined,
+  ) {}
+
+  /** The GeoJSON value of the instance. */
+  get geometry(): Geometry {
+    return this.shape ?? ({ type: "Point", coordinates: [this.minX, this.minY] } as Geometry);
+  }
 }
 
 /** The GeoProperties of one tenant: an R-tree per expanded GeoProperty IRI, and each entity's items. */
 interface TenantGeo {
   trees: Map<string, RBush<Item>>;
-  byEntity: Map<string, { attribute: string; item: Item }[]>;
+  byEntity: Map<string, Item[]>;
 }
 
 /**
@@ -30,6 +44,8 @@ interface TenantGeo {
  */
 export class GeoIndex implements GraphScanConsumer {
   private readonly tenants = new Map<string, TenantGeo>();
+  /** One string per GeoProperty IRI (facts parsed from each graph bring fresh copies). */
+  private readonly names = new Map<string, string>();
 
   /** During a scan: the items read per GeoProperty, bulk-loaded into the trees at its end. */
   private loads: Map<string, Map<string, Item[]>> | undefined;
@@ -58,9 +74,9 @@ export class GeoIndex implements GraphScanConsumer {
     let byAttr = loads.get(tenant);
     if (!byAttr) loads.set(tenant, (byAttr = new Map()));
     if (!triples.includes(NGSI_LD_GEOPROPERTY)) return;
-    for (const { attribute, item } of this.itemsOf(id, attributeFacts(triples, id))) {
-      (byAttr.get(attribute) ?? byAttr.set(attribute, []).get(attribute)!).push(item);
-      this.remember(t, id, attribute, item);
+    for (const item of this.itemsOf(id, attributeFacts(triples, id))) {
+      (byAttr.get(item.attribute) ?? byAttr.set(item.attribute, []).get(item.attribute)!).push(item);
+      this.remember(t, item);
     }
   }
 
@@ -74,7 +90,7 @@ export class GeoIndex implements GraphScanConsumer {
     for (const [tenant, byAttr] of loads ?? []) {
       const t = this.tenant(tenant);
       for (const [attribute, items] of byAttr) {
-        const live = items.filter((i) => t.byEntity.get(i.id)?.some((x) => x.item === i));
+        const live = items.filter((i) => t.byEntity.get(i.id)?.includes(i));
         this.tree(t, attribute).load(live);
       }
     }
@@ -84,12 +100,12 @@ export class GeoIndex implements GraphScanConsumer {
   apply(event: CommitEvent): void {
     const t = this.tenant(event.tenant);
     for (const w of event.writes) {
-      for (const { attribute, item } of t.byEntity.get(w.graph) ?? []) t.trees.get(attribute)?.remove(item);
+      for (const item of t.byEntity.get(w.graph) ?? []) t.trees.get(item.attribute)?.remove(item);
       t.byEntity.delete(w.graph);
       if (w.triples === null) continue;
-      for (const { attribute, item } of this.itemsOf(w.graph, attributeFacts(w.triples, w.graph))) {
-        this.tree(t, attribute).insert(item);
-        this.remember(t, w.graph, attribute, item);
+      for (const item of this.itemsOf(w.graph, attributeFacts(w.triples, w.graph))) {
+        this.tree(t, item.attribute).insert(item);
+        this.remember(t, item);
       }
     }
   }
@@ -128,21 +144,31 @@ export class GeoIndex implements GraphScanConsumer {
     return this.tenants.get(tenant)?.trees.get(attribute)?.search(box) ?? [];
   }
 
-  private itemsOf(id: string, facts: AttributeFact[]): { attribute: string; item: Item }[] {
-    const out: { attribute: string; item: Item }[] = [];
+  private itemsOf(id: string, facts: AttributeFact[]): Item[] {
+    const out: Item[] = [];
     for (const f of facts) {
       if (f.geometry === undefined || geometryError(f.geometry) !== undefined) continue;
       const geometry = f.geometry as unknown as Geometry;
-      const box = geometryBBox(geometry);
-      if (box !== undefined) out.push({ attribute: f.attribute, item: { ...box, id, geometry } });
+      const b = geometryBBox(geometry);
+      if (b === undefined) continue;
+      const point = geometry.type === "Point" && geometry.coordinates.length === 2;
+      out.push(
+        new Item(b.minX, b.minY, b.maxX, b.maxY, id, this.name(f.attribute), point ? undefined : geometry),
+      );
     }
     return out;
   }
 
-  private remember(t: TenantGeo, id: string, attribute: string, item: Item): void {
-    const list = t.byEntity.get(id);
-    if (list) list.push({ attribute, item });
-    else t.byEntity.set(id, [{ attribute, item }]);
+  private name(iri: string): string {
+    let n = this.names.get(iri);
+    if (n === undefined) this.names.set(iri, (n = iri));
+    return n;
+  }
+
+  private remember(t: TenantGeo, item: Item): void {
+    const list = t.byEntity.get(item.id);
+    if (list) list.push(item);
+    else t.byEntity.set(item.id, [item]);
   }
 
   private tree(t: TenantGeo, attribute: string): RBush<Item> {
