@@ -139,6 +139,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     dir: path.join(config.dataDir, "history"),
     retentionMs: config.temporalRetentionMs,
     compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
+    graph: store,
+    sealEveryMs: config.temporalSealMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   repo.onDurableCommit((tenant, meta) => temporal.recordChange(tenant, meta));
@@ -153,6 +155,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   await subscriptions.load();
   const notifier = new SubscriptionNotifier({
     service: subscriptions,
+    read: (tenant, ids, ctx) => views.read(tenant, ids, ctx),
     recompact: (e, from, to) => fastEntityCodec.fromTriples(fastEntityCodec.toTriples(e, from), e.id, to),
     query: async (tenant, filter, ctx) =>
       (

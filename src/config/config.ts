@@ -63,6 +63,11 @@ export interface Config {
    * 009 v1.8 §6.3.10). Env `TEMPORAL_PAGE_INSTANCES`, default 10,000.
    */
   temporalPageInstances: number;
+  /**
+   * How often closed hours of the temporal history are sealed into the graph as segments (issue 5;
+   * docs/architecture.md "Temporal history in the graph"). Env `TEMPORAL_SEAL_INTERVAL_MS`, default 10 s.
+   */
+  temporalSealMs: number;
   /** Notification delivery (issue 4); see {@link NotifyConfig}. */
   notify: NotifyConfig;
 }
@@ -183,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
     temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
     temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
+    temporalSealMs: intVar(env, "TEMPORAL_SEAL_INTERVAL_MS", 10_000, 10, 3_600_000),
     notify: notifyConfig(env),
   };
 }
