@@ -43,6 +43,11 @@ export interface Config {
   feed: boolean;
   /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
   maxLimit: number;
+  /**
+   * Estimated bytes of entity JSON texts the query path keeps rendered (ETSI GS CIM 009 v1.8 §5.7.2 answers
+   * list them; about 1 KB per 10-attribute entity). Env `QUERY_CACHE_BYTES`, default 128 MiB; 0 = none.
+   */
+  queryCacheBytes: number;
   /** A /sparql query running longer is stopped, ms. Env `SPARQL_TIMEOUT` (`10s`, `500ms`, `2m`), default 10 s. */
   sparqlTimeoutMs: number;
   /**
@@ -183,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: switchVar(env, "SEED", true),
     feed: switchVar(env, "FEED", true),
     maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
+    queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
     sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
     sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
     sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
