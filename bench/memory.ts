@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   process.stdout.write(`entities: ${entities}\n`);
   await measure("geo index", async () => {
     const g = new GeoIndex();
-    await g.rebuild(store);
+    await g.rebuild(store, index);
     return g;
   });
   const decode = (t: string, id: string) => triplesToEntity(t, id, ctx) as Entity;
