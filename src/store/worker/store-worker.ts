@@ -3,7 +3,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { AppError } from "../../errors";
 import type { GraphWrite, StoreStats } from "../graph-store";
 import { JournalWriter } from "../journal/journal-writer";
-import { encodeRecord } from "../journal/record-codec";
+import { encodeJournalRecord } from "../journal/record-codec";
 import { Compactor } from "../snapshot/compactor";
 import type {
   AppliedNotice,
@@ -83,7 +83,7 @@ function commit(id: number, tenant: string, writes: GraphWrite[], notifyApplied?
   datasets.apply(tenant, writes);
   if (notifyApplied) send({ id, applied: true });
   const mySeq = ++seq;
-  journal.append(encodeRecord({ seq: mySeq, tenant, writes })).then(
+  journal.append(encodeJournalRecord({ seq: mySeq, tenant, writes })).then(
     () => send({ id, ok: true, value: mySeq }),
     (e: Error) => {
       log("error", "store journal write failed; commits are refused from now on", { error: e.message });
