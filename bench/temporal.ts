@@ -1,18 +1,25 @@
 import { rmSync } from "node:fs";
+import oxigraph from "oxigraph";
 import { createFeed, loadFeedCameras } from "../src/domain/feed";
-import { rssBytes, stopChild } from "./lib/child";
+import { peakRssBytes, rssBytes, stopChild } from "./lib/child";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer } from "./lib/server";
 import { TemporalIndex } from "../src/ngsi-ld/temporal/temporal-index";
 import type { RowTuple } from "../src/ngsi-ld/temporal/history-record";
+import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/sparql-prefixes";
+import { segmentTriples } from "../src/ngsi-ld/temporal/segment-graph";
+import { SEGMENT_MS } from "../src/ngsi-ld/temporal/segment-ledger";
 
 /**
  * `npm run bench` part 3 (issue 5 "Done when"): one day of the HCMC feed (701 cameras + 42 stations,
  * a tick every 5 minutes = 288 ticks) written through the broker's own /entityOperations/upsert, so the
- * history is appended by the normal write path, plus 7 days of one camera's flow through POST
- * /temporal/entities. Reports the service's RSS and the p95 of three temporal queries: lastN=100 of one
+ * history is appended by the normal write path and sealed into the graph (hourly segments), plus 7 days of
+ * one camera's flow through POST /temporal/entities. Reports the service's RSS once the segments are sealed,
+ * the graph copy's quads and bytes per instance, and the p95 of three temporal queries: lastN=100 of one
  * entity (< 20 ms), hourly avg over 7 days of one attribute (< 50 ms), one attribute of 100 entities over
- * one hour (< 50 ms). BENCH_TEMPORAL_TICKS (default 288) and BENCH_TEMPORAL_SAMPLES (default 200).
+ * one hour (< 50 ms), and of the README's SPARQL hourly avg from the segments. BENCH_TEMPORAL_TICKS
+ * (default 288), BENCH_TEMPORAL_SAMPLES (default 200), BENCH_TEMPORAL_UPSERT_TICKS (ticks written through
+ * upsert, default all; the others go through POST /temporal/entities).
  */
 
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
@@ -41,7 +48,7 @@ async function timed(url: string, samples: number, headers: Record<string, strin
  * attributes x 288 instances (1.6M) applied to a TemporalIndex in this process, heap + array buffers before
  * and after (global.gc when run with --expose-gc).
  */
-function indexBytesPerInstance(): Row[] {
+function indexBytesPerInstance(): { rows: Row[]; index: TemporalIndex } {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const mem = () => {
@@ -84,9 +91,52 @@ function indexBytesPerInstance(): Row[] {
   say(
     `  in-memory history: ${n} instances, ${(bytes / n).toFixed(1)} B/instance (arrays ${(st.bytes / n).toFixed(1)} B)`,
   );
+  return {
+    index,
+    rows: [
+      info("temporal memory", `bytes per instance (${(n / 1e6).toFixed(2)}M in index)`, bytes / n, "B"),
+      info("temporal memory", "of which typed arrays", st.bytes / n, "B"),
+    ],
+  };
+}
+
+/**
+ * Bytes per instance of the graph copy (issue 5 "History in the graph"): the hourly segments of the same
+ * 1.6M instances loaded into a bare Oxigraph store in this process (RSS before and after: the WASM heap).
+ */
+function graphBytesPerInstance(index: TemporalIndex): Row[] {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().rss;
+  const store = new oxigraph.Store();
+  let n = 0;
+  let segments = 0;
+  for (const e of index.entities("")) {
+    const s = [...e.attrs.values()][0];
+    for (
+      let h = Math.floor(s.time[0] / SEGMENT_MS) * SEGMENT_MS;
+      h <= s.time[s.length - 1];
+      h += SEGMENT_MS
+    ) {
+      const nt = segmentTriples(index, e, h);
+      if (nt === null) continue;
+      store.load(nt, {
+        format: "application/n-triples",
+        to_graph_name: oxigraph.namedNode(`urn:g:${segments}`),
+      });
+      segments++;
+    }
+    for (const x of e.attrs.values()) n += x.length;
+  }
+  gc?.();
+  const bytes = process.memoryUsage().rss - before;
+  const quads = store.size;
+  say(
+    `  graph copy: ${segments} segments, ${quads} quads, ${(bytes / n).toFixed(1)} B/instance, ${(bytes / quads).toFixed(0)} B/quad`,
+  );
   return [
-    info("temporal memory", `bytes per instance (${(n / 1e6).toFixed(2)}M in index)`, bytes / n, "B"),
-    info("temporal memory", "of which typed arrays", st.bytes / n, "B"),
+    info("temporal memory", `graph copy: segments (${quads} quads)`, segments, ""),
+    info("temporal memory", "graph copy: bytes per instance (Oxigraph, RSS delta)", bytes / n, "B"),
   ];
 }
 
@@ -104,10 +154,11 @@ async function main(): Promise<void> {
   say(
     `citygraph temporal bench: ${ticks} feed ticks of 5 min through NGSI-LD upsert, ${samples} samples per query`,
   );
-  rows.push(...indexBytesPerInstance());
+  const mem = indexBytesPerInstance();
+  rows.push(...mem.rows, ...graphBytesPerInstance(mem.index));
   const srv = await startServer({
     dataDir,
-    env: { SEED: "on", TEMPORAL_PAGE_INSTANCES: "100000" },
+    env: { SEED: "on", TEMPORAL_PAGE_INSTANCES: "100000", TEMPORAL_SEAL_INTERVAL_MS: "2000" },
     timeoutMs: 600_000,
   });
   try {
@@ -118,10 +169,12 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     let ids: string[] = [];
     let ctx: unknown;
-    // the first hour through the normal write path (the history hook), the rest of the day through POST
-    // /temporal/entities, one request per entity: a day of upserts through /entityOperations/upsert kills
-    // the Oxigraph store (WASM `unreachable` after ~200 ticks of graph replacement, see docs/performance.md)
-    const viaUpsert = Math.min(ticks, Number(process.env.BENCH_TEMPORAL_UPSERT_TICKS ?? 12));
+    const health = async () =>
+      ((await (await fetch(`${url}/health`)).json()) as { store: { quads: number } }).store;
+    const seedQuads = (await health()).quads;
+    // every tick through the normal write path (the history hook); BENCH_TEMPORAL_UPSERT_TICKS sends the
+    // ticks after it through POST /temporal/entities instead, one request per entity
+    const viaUpsert = Math.min(ticks, Number(process.env.BENCH_TEMPORAL_UPSERT_TICKS ?? ticks));
     const later = new Map<string, { type: string; attrs: Map<string, unknown[]> }>();
     for (let k = 1; k <= ticks; k++) {
       const docs = feed.tick(new Date(start.getTime() + k * TICK));
@@ -177,8 +230,20 @@ async function main(): Promise<void> {
       body: JSON.stringify({ id: week, type: "TrafficFlowObserved", intensity, "@context": ctx }),
     });
     if (w.status >= 300) throw new Error(`temporal create answered ${w.status}: ${await w.text()}`);
-    await new Promise((r) => setTimeout(r, 2000));
+    // wait for the sealer (every 2 s here) to write the last hours: the store's quads stop moving
+    let quads = -1;
+    for (let stable = 0; stable < 3;) {
+      await new Promise((r) => setTimeout(r, 2500));
+      const q = (await health()).quads;
+      stable = q === quads ? stable + 1 : 0;
+      quads = q;
+    }
     const rss = rssBytes(srv.child.proc.pid);
+    const peak = peakRssBytes(srv.child.proc.pid);
+    run.graphQuads = { seed: seedQuads, after: quads };
+    rows.push(info("temporal graph", "store quads after the seed", seedQuads, ""));
+    rows.push(info("temporal graph", "store quads after the day (entities + segments)", quads, ""));
+    if (peak !== undefined) rows.push(info("RSS", "peak during the load", peak / 1e9, "GB"));
     const stats = (await (await fetch(`${url}/health`)).json()) as Record<string, unknown>;
     run.loadSeconds = loadS;
     run.rssBytes = rss;
@@ -264,6 +329,44 @@ async function main(): Promise<void> {
         `p50 ${many.p50.toFixed(1)}`,
       ),
     );
+    // the README's SPARQL: hourly average speed of one camera from the history segments (loads the replica)
+    const sparqlHourly = `${TRAFFIC_SPARQL_PREFIXES}SELECT ?start ?avg WHERE {
+  GRAPH ?seg { ?seg cgh:entity <${ids[Math.floor(ids.length / 2)]}> ; cgh:start ?start ;
+                    traffic:averageVehicleSpeed ?avg }
+} ORDER BY ?start`;
+    const sparqlOnce = async () => {
+      const res = await fetch(`${url}/sparql`, {
+        method: "POST",
+        headers: { "Content-Type": "application/sparql-query", Accept: "application/sparql-results+json" },
+        body: sparqlHourly,
+      });
+      const body = (await res.json()) as { results?: { bindings: unknown[] } };
+      if (res.status !== 200) throw new Error(`/sparql answered ${res.status}: ${JSON.stringify(body)}`);
+      return body.results?.bindings.length ?? 0;
+    };
+    const r0 = performance.now();
+    const hours = await sparqlOnce();
+    const replicaS = (performance.now() - r0) / 1000;
+    const st: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const t1 = performance.now();
+      await sparqlOnce();
+      st.push(performance.now() - t1);
+    }
+    st.sort((a, b) => a - b);
+    const rssReplica = rssBytes(srv.child.proc.pid);
+    rows.push(info("temporal graph", `SPARQL replica load (first query)`, replicaS, "s"));
+    rows.push(
+      info(
+        "temporal graph",
+        `SPARQL hourly avg speed of one camera from segments (${hours} hours) p95`,
+        percentile(st, 0.95),
+        "ms",
+        `p50 ${percentile(st, 0.5).toFixed(1)}`,
+      ),
+    );
+    if (rssReplica !== undefined)
+      rows.push(info("RSS", "service with the SPARQL replica loaded", rssReplica / 1e9, "GB"));
     run.queries = { lastN, hourly: { ...hourly, last: undefined }, many: { ...many, last: undefined } };
     (run.queries as Record<string, unknown>).lastN = { ...lastN, last: undefined, instances: inst };
     say(

@@ -12,6 +12,7 @@ import { EntityIndex } from "./store/indexes/entity-index";
 import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "./ngsi-ld/query/geo";
 import { EntityViewCache } from "./ngsi-ld/query/entity-view-cache";
+import { RenderedEntityCache } from "./ngsi-ld/query/rendered-entity-cache";
 import { DiscoveryIndex } from "./ngsi-ld/discovery/discovery-index";
 import { ContextLoader } from "./rdf/context-loader";
 import { ContextRegistry } from "./rdf/context-registry";
@@ -109,9 +110,12 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const contexts = new ContextService({ loader, compile: compileContext, usage: registry });
   const responses = new ResponseCache();
   onEntityCommit((e) => responses.apply(e));
+  const rendered = new RenderedEntityCache(config.queryCacheBytes);
+  onEntityCommit((e) => rendered.apply(e));
   registry.onChange(() => {
     contexts.clear();
     responses.clear();
+    rendered.clear();
   });
   await registry.init();
   await contexts.init();
@@ -134,6 +138,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     dir: path.join(config.dataDir, "history"),
     retentionMs: config.temporalRetentionMs,
     compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
+    graph: store,
+    sealEveryMs: config.temporalSealMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   repo.onDurableCommit((tenant, meta) => temporal.recordChange(tenant, meta));
@@ -148,6 +154,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   await subscriptions.load();
   const notifier = new SubscriptionNotifier({
     service: subscriptions,
+    read: (tenant, ids, ctx) => views.read(tenant, ids, ctx),
     recompact: (e, from, to) => fastEntityCodec.fromTriples(fastEntityCodec.toTriples(e, from), e.id, to),
     query: async (tenant, filter, ctx) =>
       (
@@ -193,7 +200,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo), responses);
   registerBatchRoutes(ngsi, batch, entities, contexts);
-  registerQueryRoutes(ngsi, querySources, config.maxLimit);
+  registerQueryRoutes(ngsi, querySources, rendered, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, registry);
   registerDiscoveryRoutes(ngsi, discovery);
   registerTemporalRoutes(ngsi, temporal);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import net from "node:net";
 
 /**
@@ -40,6 +40,8 @@ export interface StartOptions {
   port: number;
   /** Output lines matching this mark readiness (`readyLogAt`). */
   readyPattern?: RegExp;
+  /** Also append every output line to this file (e.g. the service's `--trace-gc` lines). */
+  logFile?: string;
 }
 
 /** Spawns `node <script>` with `env` added to the bench's environment. */
@@ -58,6 +60,7 @@ export function startChild(script: string, opts: StartOptions): Child {
     tail: [],
   };
   const onData = (buf: Buffer): void => {
+    if (opts.logFile) appendFileSync(opts.logFile, buf);
     for (const line of buf.toString("utf8").split("\n")) {
       if (line === "") continue;
       if (child.readyLogAt === undefined && opts.readyPattern?.test(line))

@@ -37,13 +37,22 @@ export interface StartedServer {
   readyLogMs: number | undefined;
 }
 
+/**
+ * Extra Node arguments for every service the benches start, from `BENCH_SERVER_ARGS` (space-separated,
+ * e.g. `--trace-gc`); with `BENCH_SERVER_LOG=<file>` the service's output is appended to that file.
+ */
+function serverNodeArgs(): string[] {
+  return (process.env.BENCH_SERVER_ARGS ?? "").split(" ").filter((a) => a !== "");
+}
+
 /** Starts the service and waits until GET /health answers 200. */
 export async function startServer(o: ServerOptions): Promise<StartedServer> {
   const port = await freePort();
   const child = startChild(MAIN_JS, {
     port,
-    nodeArgs: o.nodeArgs,
+    nodeArgs: [...serverNodeArgs(), ...(o.nodeArgs ?? [])],
     readyPattern: READY_LOG,
+    logFile: process.env.BENCH_SERVER_LOG || undefined,
     env: {
       PORT: String(port),
       HOST: "127.0.0.1",

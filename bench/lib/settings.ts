@@ -9,7 +9,10 @@
  * | BENCH_CONNECTIONS | 32 | autocannon connections of the single-request scenarios |
  * | BENCH_BATCH_CONNECTIONS | 4 | connections of the batch-upsert scenario (1,000 entities each) |
  * | BENCH_BATCH_SIZE | 1000 | entities per batch upsert |
+ * | BENCH_NEAR_WARMUP_SECONDS | 20 | the near scenario's cold first part, before its timed `BENCH_SECONDS` |
  * | BENCH_ONLY | (all) | `query`: only the query scenarios of issue 3; `issue2`: only those of issue 2 |
+ * | BENCH_SERVER_ARGS | (none) | Node arguments for the service under test, e.g. `--trace-gc` (bench/lib/server.ts) |
+ * | BENCH_SERVER_LOG | (none) | file the service's output is appended to (bench/lib/server.ts) |
  */
 export interface Settings {
   seconds: number;
@@ -18,6 +21,8 @@ export interface Settings {
   connections: number;
   batchConnections: number;
   batchSize: number;
+  /** Seconds of near load before the timed one (reported apart as the cold figure). */
+  nearWarmupSeconds: number;
   /** Which scenarios to run: undefined = all. */
   only?: "query" | "issue2";
 }
@@ -46,6 +51,7 @@ export function readSettings(): Settings {
     connections: Math.floor(num("BENCH_CONNECTIONS", 32, 1)),
     batchConnections: Math.floor(num("BENCH_BATCH_CONNECTIONS", 4, 1)),
     batchSize: Math.floor(num("BENCH_BATCH_SIZE", 1000, 1)),
+    nearWarmupSeconds: num("BENCH_NEAR_WARMUP_SECONDS", 20, 1),
     only: only(),
   };
 }

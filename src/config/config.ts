@@ -38,6 +38,11 @@ export interface Config {
   feed: boolean;
   /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
   maxLimit: number;
+  /**
+   * Estimated bytes of entity JSON texts the query path keeps rendered (ETSI GS CIM 009 v1.8 §5.7.2 answers
+   * list them; about 1 KB per 10-attribute entity). Env `QUERY_CACHE_BYTES`, default 128 MiB; 0 = none.
+   */
+  queryCacheBytes: number;
   /** A /sparql query running longer is stopped, ms. Env `SPARQL_TIMEOUT` (`10s`, `500ms`, `2m`), default 10 s. */
   sparqlTimeoutMs: number;
   /**
@@ -58,6 +63,11 @@ export interface Config {
    * 009 v1.8 §6.3.10). Env `TEMPORAL_PAGE_INSTANCES`, default 10,000.
    */
   temporalPageInstances: number;
+  /**
+   * How often closed hours of the temporal history are sealed into the graph as segments (issue 5;
+   * docs/architecture.md "Temporal history in the graph"). Env `TEMPORAL_SEAL_INTERVAL_MS`, default 10 s.
+   */
+  temporalSealMs: number;
   /** Notification delivery (issue 4); see {@link NotifyConfig}. */
   notify: NotifyConfig;
 }
@@ -172,11 +182,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: switchVar(env, "SEED", true),
     feed: switchVar(env, "FEED", true),
     maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
+    queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
     sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
     sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
     sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
     temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
     temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
+    temporalSealMs: intVar(env, "TEMPORAL_SEAL_INTERVAL_MS", 10_000, 10, 3_600_000),
     notify: notifyConfig(env),
   };
 }

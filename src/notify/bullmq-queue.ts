@@ -23,25 +23,40 @@ export interface BullMqOptions {
   keepDead: number;
 }
 
+/** What one BullMQ job holds: notifications to one endpoint, sent together, retried together. */
+interface DeliveryBatch {
+  jobs: NotificationJob[];
+}
+
+/** Most notifications in one BullMQ job. */
+const BATCH_MAX = 200;
+
 /**
- * The notification queue on Redis with BullMQ (issue 4 item 3): a job is stored in Redis before
- * `enqueue` resolves, so it outlives this process (at-least-once: a job active when the process died is
+ * The notification queue on Redis with BullMQ (issue 4 item 3): notifications are stored in Redis before
+ * `enqueue` resolves, so they outlive this process (at-least-once: a job active when the process died is
  * stalled and taken back after `stalledMs`); failed attempts are retried with capped exponential backoff;
  * each request has a timeout; deliveries in flight are bounded overall (worker concurrency) and per
- * endpoint (in this process); jobs that ran out of attempts stay in BullMQ's failed set (`dead`).
+ * endpoint (in this process); notifications that ran out of attempts stay in BullMQ's failed set (`dead`).
+ *
+ * One BullMQ job carries up to {@link BATCH_MAX} notifications to one endpoint: the notifications of the
+ * commits that arrive while an `addBulk` is on its way to Redis are added with the next one, so Redis sees
+ * one job per endpoint and round trip instead of one per notification. A retry re-sends only the
+ * notifications of the job that failed (the job's data is cut down to them first).
  */
 export class BullMqQueue implements NotificationQueue {
   readonly durable = true;
-  private readonly queue: Queue;
-  private readonly worker: Worker;
+  private readonly queue: Queue<DeliveryBatch>;
+  private readonly worker: Worker<DeliveryBatch>;
   private readonly connections: IORedis[] = [];
   private readonly limiter: EndpointLimiter;
+  private waiting: { jobs: NotificationJob[]; done: (e?: Error) => void }[] = [];
+  private adding = false;
 
   constructor(
-    send: (job: NotificationJob, timeoutMs: number) => Promise<void>,
+    private readonly send: (job: NotificationJob, timeoutMs: number) => Promise<void>,
     private readonly settings: DeliverySettings,
     opts: BullMqOptions,
-    onResult: (r: DeliveryResult) => void,
+    private readonly onResult: (r: DeliveryResult) => void,
     onError: (e: Error) => void,
   ) {
     const connection = () => {
@@ -51,7 +66,7 @@ export class BullMqQueue implements NotificationQueue {
       return c;
     };
     this.limiter = new EndpointLimiter(settings.perEndpoint);
-    this.queue = new Queue(opts.name, {
+    this.queue = new Queue<DeliveryBatch>(opts.name, {
       connection: connection(),
       defaultJobOptions: {
         attempts: settings.attempts,
@@ -61,43 +76,95 @@ export class BullMqQueue implements NotificationQueue {
       },
     });
     this.queue.on("error", onError);
-    this.worker = new Worker<NotificationJob>(
-      opts.name,
-      (job: Job<NotificationJob>) =>
-        this.limiter.run(endpointKey(job.data.uri), () => send(job.data, settings.timeoutMs)),
-      {
-        connection: connection(),
-        concurrency: settings.concurrency,
-        stalledInterval: opts.stalledMs,
-        lockDuration: opts.stalledMs,
-        maxStalledCount: settings.attempts,
-        settings: { backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, settings) },
-      },
-    );
+    this.worker = new Worker<DeliveryBatch>(opts.name, (job: Job<DeliveryBatch>) => this.deliver(job), {
+      connection: connection(),
+      concurrency: settings.concurrency,
+      stalledInterval: opts.stalledMs,
+      lockDuration: opts.stalledMs,
+      maxStalledCount: settings.attempts,
+      settings: { backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, settings) },
+    });
     this.worker.on("error", onError);
-    this.worker.on("completed", (job: Job<NotificationJob>) =>
-      onResult({ job: job.data, ok: true, final: true, at: new Date().toISOString() }),
+  }
+
+  /** Sends the notifications of one job; the failed ones stay in the job, which then throws (retry). */
+  private async deliver(job: Job<DeliveryBatch>): Promise<void> {
+    const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const failed: NotificationJob[] = [];
+    let firstError = "";
+    await Promise.all(
+      job.data.jobs.map(async (n) => {
+        try {
+          await this.limiter.run(endpointKey(n.uri), () => this.send(n, this.settings.timeoutMs));
+          this.onResult({ job: n, ok: true, final: true, at: new Date().toISOString() });
+        } catch (e) {
+          const error = e instanceof Error ? e.message : String(e);
+          firstError ||= error;
+          failed.push(n);
+          this.onResult({ job: n, ok: false, error, final, at: new Date().toISOString() });
+        }
+      }),
     );
-    this.worker.on("failed", (job: Job<NotificationJob> | undefined, err: Error) => {
-      if (!job) return;
-      const final = job.attemptsMade >= (job.opts.attempts ?? 1);
-      onResult({ job: job.data, ok: false, error: err.message, final, at: new Date().toISOString() });
+    if (failed.length === 0) return;
+    if (failed.length < job.data.jobs.length) await job.updateData({ jobs: failed });
+    throw new Error(firstError);
+  }
+
+  enqueue(jobs: NotificationJob[]): Promise<void> {
+    if (jobs.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ jobs, done: (e) => (e ? reject(e) : resolve()) });
+      if (!this.adding) void this.addWaiting();
     });
   }
 
-  async enqueue(jobs: NotificationJob[]): Promise<void> {
-    if (jobs.length === 0) return;
-    await this.queue.addBulk(jobs.map((data) => ({ name: "notify", data })));
+  /** Adds what waits as one addBulk (one job per endpoint and BATCH_MAX), again while more arrived. */
+  private async addWaiting(): Promise<void> {
+    this.adding = true;
+    while (this.waiting.length > 0) {
+      const taken = this.waiting;
+      this.waiting = [];
+      const byEndpoint = new Map<string, NotificationJob[]>();
+      for (const { jobs } of taken) {
+        for (const j of jobs) {
+          const k = endpointKey(j.uri);
+          const list = byEndpoint.get(k);
+          if (list) list.push(j);
+          else byEndpoint.set(k, [j]);
+        }
+      }
+      const batches: { name: string; data: DeliveryBatch }[] = [];
+      for (const list of byEndpoint.values()) {
+        for (let i = 0; i < list.length; i += BATCH_MAX)
+          batches.push({ name: "notify", data: { jobs: list.slice(i, i + BATCH_MAX) } });
+      }
+      try {
+        await this.queue.addBulk(batches);
+        for (const t of taken) t.done();
+      } catch (e) {
+        for (const t of taken) t.done(e as Error);
+      }
+    }
+    this.adding = false;
   }
 
   async dead(limit: number): Promise<DeadJob[]> {
-    const failed = await this.queue.getFailed(0, Math.max(0, limit - 1));
-    return failed.map((j) => ({
-      job: j.data as NotificationJob,
-      error: j.failedReason,
-      attempts: j.attemptsMade,
-      failedAt: new Date(j.finishedOn ?? j.timestamp).toISOString(),
-    }));
+    const out: DeadJob[] = [];
+    for (let start = 0; out.length < limit; start += limit) {
+      const failed = await this.queue.getFailed(start, start + limit - 1);
+      if (failed.length === 0) break;
+      for (const j of failed) {
+        for (const job of j.data.jobs) {
+          out.push({
+            job,
+            error: j.failedReason,
+            attempts: j.attemptsMade,
+            failedAt: new Date(j.finishedOn ?? j.timestamp).toISOString(),
+          });
+        }
+      }
+    }
+    return out.slice(0, limit);
   }
 
   async counts(): Promise<QueueCounts> {

@@ -21,13 +21,29 @@ export function isInternalGraph(graph: string): boolean {
 }
 
 /**
+ * Named graphs whose IRI starts with this hold sealed segments of the temporal history (issue 5; layout in
+ * docs/architecture.md "Temporal history in the graph"): visible to SPARQL (`GRAPH ?seg`), never entities.
+ */
+export const HISTORY_GRAPH_PREFIX = "urn:citygraph:history:";
+
+/** True if `graph` is a segment of the temporal history (see HISTORY_GRAPH_PREFIX). */
+export function isHistoryGraph(graph: string): boolean {
+  return graph.startsWith(HISTORY_GRAPH_PREFIX);
+}
+
+/** True if `graph` holds an entity: neither the broker's internal state nor a history segment. */
+export function isEntityGraph(graph: string): boolean {
+  return !isInternalGraph(graph) && !isHistoryGraph(graph);
+}
+
+/**
  * The entity part of a commit: the event without its writes to internal graphs, or undefined when it
- * wrote only internal graphs. Every index derived from entities (id/type, graph cache, attribute, geo,
- * discovery) listens through this, so a subscription never shows up as an entity.
+ * wrote only internal or history graphs. Every index derived from entities (id/type, graph cache, attribute,
+ * geo, discovery) listens through this, so neither a subscription nor a history segment shows up as an entity.
  */
 export function entityWrites(event: CommitEvent): CommitEvent | undefined {
-  if (!event.writes.some((w) => isInternalGraph(w.graph))) return event;
-  const writes = event.writes.filter((w) => !isInternalGraph(w.graph));
+  if (event.writes.every((w) => isEntityGraph(w.graph))) return event;
+  const writes = event.writes.filter((w) => isEntityGraph(w.graph));
   return writes.length ? { ...event, writes } : undefined;
 }
 

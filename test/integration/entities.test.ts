@@ -134,9 +134,14 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     expect((noOv.body as Json).updated).to.deep.equal(["https://ngsi-ld-test-suite/context#fuelLevel"]);
     // PATCH /attrs replaces the instance wholesale (§5.6.2), so it carries observedAt and unitCode again
     const speed50 = { type: "Property", value: 50, observedAt: "2024-01-01T10:00:00Z", unitCode: "KMH" };
-    const upd = await http(app.url, "PATCH", `${base}/attrs`, { speed: speed50, nope: 1 }, link);
-    expect(upd.status).to.equal(207);
-    expect((upd.body as { notUpdated: Json[] }).notUpdated[0].attributeName).to.equal(
+    // an attribute the entity lacks is appended (ETSI suite 011_01_03), an NGSI-LD null for one is not
+    const upd = await http(app.url, "PATCH", `${base}/attrs`, { speed: speed50, added: 1 }, link);
+    expect(upd.status).to.equal(204);
+    expect(((await get(base)).body as Record<string, Json>).added).to.deep.include({ value: 1 });
+    const nul = { type: "Property", value: "urn:ngsi-ld:null" };
+    const none = await http(app.url, "PATCH", `${base}/attrs`, { nope: nul }, link);
+    expect(none.status).to.equal(207);
+    expect((none.body as { notUpdated: Json[] }).notUpdated[0].attributeName).to.equal(
       "https://uri.etsi.org/ngsi-ld/default-context/nope",
     );
     expect((await http(app.url, "PATCH", `${base}/attrs/speed`, { value: 55 }, link)).status).to.equal(204);

@@ -78,7 +78,6 @@ describe("notifications survive a SIGKILL of the broker (issue 4 item 4)", funct
       }
     };
     await Promise.all(Array.from({ length: 6 }, writer));
-    process.stderr.write(`DBG writers done ${acked.length}\n`);
     await new Promise<void>((resolve) =>
       // a process killed by a signal has exitCode null and signalCode set; either means it is gone
       child?.exitCode !== null || child?.signalCode !== null
@@ -86,9 +85,7 @@ describe("notifications survive a SIGKILL of the broker (issue 4 item 4)", funct
         : child.once("exit", () => resolve()),
     );
     const beforeRestart = rx.received.length;
-    process.stderr.write(`DBG exited ${beforeRestart}\n`);
     child = await startServer(dir, port, env);
-    process.stderr.write(`DBG restarted\n`);
     const got = () => new Set(rx.received.map((n) => n.body.data[0].speed as number));
     await rx.until(() => acked.every((v) => got().has(v)), 60_000);
     const missing = acked.filter((v) => !got().has(v));

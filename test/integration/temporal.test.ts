@@ -79,6 +79,56 @@ describe("NGSI-LD temporal API (issue 5, ETSI GS CIM 009 v1.8 §5.6.11 to §5.6.
     });
   });
 
+  it("records deletions through the normal API as deletedAt instances (§4.5.0, timeproperty=deletedAt)", async () => {
+    const id = "urn:ngsi-ld:Vehicle:del1";
+    const c = await http(
+      app.url,
+      "POST",
+      `${B}/entities`,
+      {
+        id,
+        type: "Vehicle",
+        speed: { type: "Property", value: 10, observedAt: at(0) },
+        isParked: { type: "Relationship", object: "urn:ngsi-ld:Parking:p1", observedAt: at(0) },
+        name: { type: "LanguageProperty", languageMap: { en: "car" } },
+      },
+      L,
+    );
+    expect(c.status).to.equal(201);
+    const t0 = Date.now();
+    expect((await http(app.url, "DELETE", `${B}/entities/${id}/attrs/speed`, undefined, L)).status).to.equal(
+      204,
+    );
+    const d = await http(app.url, "GET", `${B}/temporal/entities/${id}?timeproperty=deletedAt`, undefined, L);
+    expect(d.status).to.equal(200);
+    const body = d.body as Record<string, Inst[] | string>;
+    expect(Object.keys(body).sort()).to.deep.equal(["id", "speed", "type"]);
+    const gone = (body.speed as (Inst & { deletedAt: string })[])[0];
+    expect(gone).to.include({ type: "Property", value: "urn:ngsi-ld:null" });
+    expect(gone.instanceId).to.match(/^urn:ngsi-ld:attribute:instance:\d+$/);
+    expect(Date.parse(gone.deletedAt)).to.be.within(t0 - 1000, Date.now() + 1000);
+    // the observedAt history is unchanged: a deletion has no observedAt
+    const o = await http(app.url, "GET", `${B}/temporal/entities/${id}?attrs=speed`, undefined, L);
+    expect((o.body as { speed: Inst[] }).speed.map((i) => i.value)).to.deep.equal([10]);
+    // deleting the entity records the deletion of every attribute left; the history stays
+    expect((await http(app.url, "DELETE", `${B}/entities/${id}`, undefined, L)).status).to.equal(204);
+    const v = await http(
+      app.url,
+      "GET",
+      `${B}/temporal/entities/${id}?timeproperty=deletedAt&options=temporalValues`,
+      undefined,
+      L,
+    );
+    expect(v.status).to.equal(200);
+    const vb = v.body as Record<string, { type: string; [k: string]: unknown }>;
+    expect(vb.isParked.type).to.equal("Relationship");
+    expect((vb.isParked.objects as unknown[][]).map((x) => x[0])).to.deep.equal(["urn:ngsi-ld:null"]);
+    expect((vb.name.languageMaps as unknown[][]).map((x) => x[0])).to.deep.equal([
+      { languageMap: { "@none": "urn:ngsi-ld:null" } },
+    ]);
+    expect((vb.speed.values as unknown[][]).map((x) => x[0])).to.deep.equal(["urn:ngsi-ld:null"]);
+  });
+
   it("creates, appends, modifies and deletes through the temporal API", async () => {
     const id = "urn:ngsi-ld:Vehicle:t2";
     const make = (v: number, m: number) => ({ type: "Property", value: v, observedAt: at(m) });

@@ -54,6 +54,11 @@ export function sendNgsi(ctx: Context, status: number, body: unknown, type: Ngsi
   ctx.set("Content-Type", type);
 }
 
+const OPEN = Buffer.from("[");
+const CLOSE = Buffer.from("]");
+const COMMA = Buffer.from(",");
+const OPEN_OBJECT = Buffer.from("{");
+
 function appendContextLink(ctx: Context, context: unknown): void {
   ctx.append("Link", contextLinkHeader(typeof context === "string" ? context : CORE_CONTEXT_URL));
 }
@@ -65,17 +70,23 @@ function appendContextLink(ctx: Context, context: unknown): void {
 export function sendNgsiJsonArray(
   ctx: Context,
   status: number,
-  items: string[],
+  items: Buffer[],
   type: "application/json" | "application/ld+json",
 ): void {
   const context = responseContext(ctx.state as NgsiState);
   ctx.status = status;
-  if (type === "application/ld+json") {
-    const member = `"@context":${JSON.stringify(context)}}`;
-    ctx.body = `[${items.map((t) => (t === "{}" ? `{${member}` : `${t.slice(0, -1)},${member}`)).join(",")}]`;
-  } else {
-    ctx.body = `[${items.join(",")}]`;
-    appendContextLink(ctx, context);
-  }
+  const parts: Buffer[] = [OPEN];
+  const member =
+    type === "application/ld+json" ? Buffer.from(`"@context":${JSON.stringify(context)}}`) : undefined;
+  items.forEach((t, i) => {
+    if (i > 0) parts.push(COMMA);
+    if (!member) parts.push(t);
+    else if (t.length === 2) parts.push(OPEN_OBJECT, member);
+    else parts.push(t.subarray(0, -1), COMMA, member);
+  });
+  parts.push(CLOSE);
+  // one Buffer outside the JavaScript heap: the texts are not joined, flattened and encoded as strings
+  ctx.body = Buffer.concat(parts);
+  if (!member) appendContextLink(ctx, context);
   ctx.set("Content-Type", type);
 }

@@ -3,12 +3,18 @@ import type { Context } from "koa";
 import { badRequest } from "../../errors";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 import { entityQueryFromBody, filterFromParams, type QueryBodyExtras } from "./query-input";
-import { queryEntities, type EntityQuery, type QuerySources } from "../../ngsi-ld/query/entity-query";
+import {
+  pageEntities,
+  queryPageIds,
+  type EntityQuery,
+  type QuerySources,
+} from "../../ngsi-ld/query/entity-query";
+import type { RenderedEntityCache } from "../../ngsi-ld/query/rendered-entity-cache";
+import { pageTexts } from "../../ngsi-ld/query/rendered-page";
 import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
 import { parseLang } from "../../ngsi-ld/render/language";
 import { renderFeatureCollection } from "../../ngsi-ld/render/render-geojson";
 import { negotiate, sendNgsi, sendNgsiJsonArray } from "./negotiate";
-import { renderedJson, renderOptionsKey } from "../../ngsi-ld/render/rendered-json";
 import type { NgsiState } from "./ngsi-state";
 import { intParam, joinParams, param, renderOptions, setPageLinks } from "./query-params";
 import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
@@ -21,7 +27,12 @@ const st = (ctx: Context) => ctx.state as NgsiState;
  * both with `limit`/`offset`, `count=true` (`NGSILD-Results-Count`), `Link` rel=next/prev, the render
  * options, `datasetId`, `join`/`joinLevel` and GeoJSON (`geometryProperty`).
  */
-export function registerQueryRoutes(router: Router, src: QuerySources, maxLimit: number): void {
+export function registerQueryRoutes(
+  router: Router,
+  src: QuerySources,
+  rendered: RenderedEntityCache,
+  maxLimit: number,
+): void {
   const answer = async (ctx: Context, filter: EntityFilter, body: QueryBodyExtras = {}) => {
     const { lang } = body;
     const s = st(ctx);
@@ -34,25 +45,27 @@ export function registerQueryRoutes(router: Router, src: QuerySources, maxLimit:
     if (lang !== undefined) opts.lang = parseLang(lang);
     const type = negotiate(ctx, ["application/json", "application/ld+json", "application/geo+json"]);
     const query: EntityQuery = { ...filter, limit, offset, count };
-    const page = await queryEntities(src, s.tenant, query, s.ldContext);
+    const generation = rendered.generation;
+    const page = await queryPageIds(src, s.tenant, query, s.ldContext);
     if (page.total !== undefined) ctx.set("NGSILD-Results-Count", String(page.total));
     setPageLinks(ctx, offset, limit, page.hasMore);
     const geoProp = param(ctx, "geometryProperty");
     const { join, level } = joinParams(ctx, body);
     if (type === "application/geo+json") {
       const geometry = geoProp ? canonicalName(s.ldContext, geoProp) : undefined;
-      sendNgsi(ctx, 200, renderFeatureCollection(page.entities, opts, geometry), type);
+      const entities = await pageEntities(src, s.tenant, s.ldContext, page);
+      sendNgsi(ctx, 200, renderFeatureCollection(entities, opts, geometry), type);
       return;
     }
     // an entity of which pick/omit/datasetId leave no member is not listed (§4.21)
     if (!join) {
-      const key = renderOptionsKey(opts);
-      const texts = page.entities.map((e) => renderedJson(e, opts, key)).filter((t) => t !== "{}");
+      const texts = await pageTexts(src, rendered, s.tenant, s.ldContext, page, opts, generation);
       sendNgsiJsonArray(ctx, 200, texts, type);
       return;
     }
     const read = (ids: string[]) => src.views.read(s.tenant, ids, s.ldContext);
-    const shown = await renderJoinedList(page.entities, join, level, opts, read);
+    const entities = await pageEntities(src, s.tenant, s.ldContext, page);
+    const shown = await renderJoinedList(entities, join, level, opts, read);
     sendNgsi(
       ctx,
       200,

@@ -44,7 +44,11 @@ export class AttributeService {
     });
   }
 
-  /** §5.6.2: replaces the instances of `fragment` that exist; the others are reported as not updated. */
+  /**
+   * §5.6.2: replaces the instances of `fragment` that exist and appends those that do not (as the ETSI
+   * suite expects: 011_01_03, 046_23..046_41); a scope the entity lacks is not added (011_05_02) and an
+   * NGSI-LD null for a missing instance deletes nothing: both are reported as not updated (207).
+   */
   update(tenant: string, id: string, fragment: Entity, ctx: CompiledContext) {
     return this.change(tenant, id, "update", ctx, (e, now, result) => {
       addTypes(e, fragment);
@@ -60,20 +64,20 @@ export class AttributeService {
         let ok = true;
         for (const inst of instancesOf(fragment, name)) {
           const { list, at } = findInstance(e, name, datasetIdOf(inst));
-          if (at < 0) {
-            ok = false;
-            continue;
-          }
           if (isNgsiLdNull(inst)) {
-            removeInstance(e, name, datasetIdOf(inst));
+            if (at < 0) ok = false;
+            else removeInstance(e, name, datasetIdOf(inst));
             continue;
           }
-          stampInstance(inst, now, list[at]);
+          stampInstance(inst, now, at >= 0 ? list[at] : undefined);
           putInstance(e, name, inst);
         }
         if (ok) result.updated.push(name);
         else
-          result.notUpdated.push({ attributeName: name, reason: "attribute (or datasetId) does not exist" });
+          result.notUpdated.push({
+            attributeName: name,
+            reason: "NGSI-LD null for an attribute (or datasetId) that does not exist",
+          });
       }
     });
   }

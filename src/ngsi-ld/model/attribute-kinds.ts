@@ -21,6 +21,19 @@ export function isAttributeKind(t: unknown): t is AttributeKind {
   return typeof t === "string" && Object.prototype.hasOwnProperty.call(ATTRIBUTE_VALUE_MEMBER, t);
 }
 
+/** The member holding the value of an instance of kind `type` (`value` for an unknown kind). */
+export function valueMemberOf(type: unknown): string {
+  return isAttributeKind(type) ? ATTRIBUTE_VALUE_MEMBER[type] : "value";
+}
+
+/**
+ * The NGSI-LD null in the value member of a deleted instance (ETSI GS CIM 009 v1.8 §4.5.0):
+ * `urn:ngsi-ld:null`, as `{"@none": "urn:ngsi-ld:null"}` in a languageMap.
+ */
+export function deletedValueOf(member: string): unknown {
+  return member === "languageMap" ? { "@none": "urn:ngsi-ld:null" } : "urn:ngsi-ld:null";
+}
+
 /**
  * Members of an attribute instance that are not sub-attributes (§4.5.2.2 and §4.5.3.2):
  * the value members of every kind, the system and meta members.

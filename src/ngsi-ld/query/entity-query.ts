@@ -25,6 +25,17 @@ export interface QueryPage {
   hasMore: boolean;
 }
 
+/** One page of a query answer as entity ids, with those of its entities the query already decoded. */
+export interface QueryPageIds {
+  ids: string[];
+  /** Entities of `ids` decoded while checking them (the rest are read by {@link pageEntities}). */
+  read: Map<string, Entity>;
+  /** Total number of matches, when `count` was asked for. */
+  total?: number;
+  /** True if matches follow this page. */
+  hasMore: boolean;
+}
+
 /** What a query reads: the derived indexes and the decoded entities (DESIGN.md "Indexes beside the store"). */
 export interface QuerySources {
   index: AttributeIndex;
@@ -47,21 +58,27 @@ export async function queryEntities(
   query: EntityQuery,
   ctx: CompiledContext,
 ): Promise<QueryPage> {
+  const p = await queryPageIds(src, tenant, query, ctx);
+  return { entities: await pageEntities(src, tenant, ctx, p), total: p.total, hasMore: p.hasMore };
+}
+
+/**
+ * {@link queryEntities} up to the page's ids: the entities of the page are not read unless the query
+ * had to read them anyway (a caller holding their rendered texts needs no more).
+ */
+export async function queryPageIds(
+  src: QuerySources,
+  tenant: string,
+  query: EntityQuery,
+  ctx: CompiledContext,
+): Promise<QueryPageIds> {
   await src.index.ready();
   const t = src.index.tenant(tenant);
   const end = query.offset + query.limit;
   const only = typeOnly(query);
   if (only !== undefined) {
     const members = t.types.get(only);
-    return page(
-      src,
-      tenant,
-      ctx,
-      members ? [...take(members, end)] : [],
-      query,
-      members?.size ?? 0,
-      new Map(),
-    );
+    return page(members ? [...take(members, end)] : [], query, members?.size ?? 0, new Map());
   }
   const need = query.count ? Infinity : end + 1;
   const matched: string[] = [];
@@ -102,26 +119,28 @@ export async function queryEntities(
     }
   }
   const unique = awaited ? [...new Set(matched)] : matched;
-  return page(src, tenant, ctx, unique, query, unique.length, read);
+  return page(unique, query, unique.length, read);
 }
 
-async function page(
-  src: QuerySources,
-  tenant: string,
-  ctx: CompiledContext,
-  matched: string[],
-  query: EntityQuery,
-  total: number,
-  read: Map<string, Entity>,
-): Promise<QueryPage> {
-  const ids = matched.slice(query.offset, query.offset + query.limit);
-  const missing = ids.filter((id) => !read.has(id));
-  for (const e of await src.views.read(tenant, missing, ctx)) read.set(e.id, e);
+function page(matched: string[], query: EntityQuery, total: number, read: Map<string, Entity>): QueryPageIds {
   return {
-    entities: ids.map((id) => read.get(id)).filter((e): e is Entity => !!e),
+    ids: matched.slice(query.offset, query.offset + query.limit),
+    read,
     total: query.count ? total : undefined,
     hasMore: total > query.offset + query.limit,
   };
+}
+
+/** The entities of a page, in its order (those deleted meanwhile are left out). */
+export async function pageEntities(
+  src: QuerySources,
+  tenant: string,
+  ctx: CompiledContext,
+  p: QueryPageIds,
+): Promise<Entity[]> {
+  const missing = p.ids.filter((id) => !p.read.has(id));
+  for (const e of await src.views.read(tenant, missing, ctx)) p.read.set(e.id, e);
+  return p.ids.map((id) => p.read.get(id)).filter((e): e is Entity => !!e);
 }
 
 /** The one expanded type of a query that selects by a single type and nothing else. */

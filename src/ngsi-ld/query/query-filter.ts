@@ -4,7 +4,7 @@ import { matchesGeoQuery, type GeoQuery } from "./geo";
 import { evaluate3, FALSE, MAYBE, requiredLeaves, Tri, TRUE } from "./expression";
 import type { TenantAttributeIndex } from "./index/attribute-index";
 import type { ResolvedQ, ResolvedTerm } from "./q/q-ast";
-import { instanceSatisfies } from "./q/q-compare";
+import { instanceSatisfies, valueSatisfies } from "./q/q-compare";
 import { matchesQ } from "./q/q-evaluate";
 import { matchesScopeQuery, ScopeQuery, scopesOf } from "./scope-query";
 import { matchesTypes, TypeExpr } from "./type-expression";
@@ -34,13 +34,18 @@ function selectorMatches(s: EntitySelector, id: string, types: readonly string[]
   return !s.types || matchesTypes(s.types, types);
 }
 
+function anySelectorMatches(selectors: EntitySelector[], id: string, types: readonly string[]): boolean {
+  for (const s of selectors) if (selectorMatches(s, id, types)) return true;
+  return false;
+}
+
 /**
  * The exact check on an entity compacted with the request's context `ctx`: the truth the indexes are
  * held against.
  */
 export function matchesFilter(f: EntityFilter, e: Entity, ctx: CompiledContext): boolean {
   const types = typesOf(e).map((t) => ctx.expandTerm(t));
-  if (f.selectors && !f.selectors.some((s) => selectorMatches(s, e.id, types))) return false;
+  if (f.selectors && !anySelectorMatches(f.selectors, e.id, types)) return false;
   if (f.attrs && !f.attrs.names.some((n) => n in e)) return false;
   if (f.scopeQ && !matchesScopeQuery(f.scopeQ, scopesOf(e.scope))) return false;
   if (f.q && !matchesQ(e, f.q)) return false;
@@ -62,12 +67,22 @@ export function indexedMatch(
 ): Tri {
   const entry = t.entities.get(id);
   if (!entry) return FALSE;
-  if (f.selectors && !f.selectors.some((s) => selectorMatches(s, id, entry.types))) return FALSE;
+  if (f.selectors && !anySelectorMatches(f.selectors, id, entry.types)) return FALSE;
   if (f.attrs && !f.attrs.iris.some((a) => t.attrs.get(a)?.has(id))) return FALSE;
   if (f.scopeQ && !matchesScopeQuery(f.scopeQ, entry.scopes)) return FALSE;
   if (geoIds && !geoIds.has(id)) return FALSE;
-  return f.q ? evaluate3(f.q, (term) => indexedTerm(t, id, term)) : TRUE;
+  if (!f.q) return TRUE;
+  probe.t = t;
+  probe.id = id;
+  const r = evaluate3(f.q, probeTerm);
+  probe.t = undefined;
+  return r;
 }
+
+// The entity evaluate3 asks about, set just before the (synchronous) call: one leaf test for every
+// candidate instead of a closure allocated per candidate (this runs for hundreds per request).
+const probe: { t: TenantAttributeIndex | undefined; id: string } = { t: undefined, id: "" };
+const probeTerm = (term: ResolvedTerm): Tri => (probe.t ? indexedTerm(probe.t, probe.id, term) : MAYBE);
 
 function indexedTerm(t: TenantAttributeIndex, id: string, term: ResolvedTerm): Tri {
   const slot = t.attrs.get(term.path.attrIri)?.get(id);
@@ -76,9 +91,10 @@ function indexedTerm(t: TenantAttributeIndex, id: string, term: ResolvedTerm): T
   if (term.op === undefined || term.operand === undefined) return deep ? MAYBE : TRUE;
   const { op, operand } = term;
   if (deep) return MAYBE;
-  if (typeof slot !== "object") return instanceSatisfies([slot], op, operand) ? TRUE : FALSE;
+  if (typeof slot !== "object") return valueSatisfies(slot, op, operand) ? TRUE : FALSE;
   if (!slot.exact) return MAYBE;
-  return slot.instances.some((v) => instanceSatisfies(v, op, operand)) ? TRUE : FALSE;
+  for (const v of slot.instances) if (instanceSatisfies(v, op, operand)) return TRUE;
+  return FALSE;
 }
 
 /** Attribute IRIs every match must have (from `q` terms reached through `;` only). */

@@ -27,5 +27,6 @@ export function parseTypeExpression(src: string, ctx: CompiledContext, parameter
 
 /** True if an entity with the expanded types `types` matches the expression. */
 export function matchesTypes(e: TypeExpr, types: readonly string[]): boolean {
-  return evaluate(e, (t) => types.includes(t));
+  // a single type (the common case) without the evaluator's closure: this runs for every candidate
+  return e.kind === "leaf" ? types.includes(e.leaf) : evaluate(e, (t) => types.includes(t));
 }

@@ -3,13 +3,11 @@ import { renderEntity } from "./render-entity";
 import type { RenderOptions } from "./render-options";
 import type { Projection } from "./projection";
 
-const memo = new WeakMap<Entity, Map<string, string>>();
-
 function projectionKey(p: Projection | undefined): unknown {
   return p && [[...p.names], [...p.nested].map(([k, v]) => [k, projectionKey(v)])];
 }
 
-/** A key that is equal for equal render options (one per request, then reused for every entity). */
+/** A key that is equal for equal render options (one per request; see RenderedEntityCache). */
 export function renderOptionsKey(o: RenderOptions): string {
   return JSON.stringify([
     o.format,
@@ -23,14 +21,12 @@ export function renderOptionsKey(o: RenderOptions): string {
 }
 
 /**
- * The JSON text of {@link renderEntity}`(e, opts)` (ETSI GS CIM 009 v1.8 §4.5 representations),
- * remembered per entity object and options key: an entity the query path's view cache hands out again
- * is not rendered and serialized again. Only for entities that are never modified (the view cache's).
+ * The JSON text of {@link renderEntity}`(e, opts)` (ETSI GS CIM 009 v1.8 §4.5 representations) in UTF-8,
+ * in a Buffer of its own (not a slice of Node's shared pool, so keeping it keeps nothing else alive).
  */
-export function renderedJson(e: Entity, opts: RenderOptions, key: string): string {
-  let byKey = memo.get(e);
-  if (!byKey) memo.set(e, (byKey = new Map()));
-  let text = byKey.get(key);
-  if (text === undefined) byKey.set(key, (text = JSON.stringify(renderEntity(e, opts))));
-  return text;
+export function renderedJson(e: Entity, opts: RenderOptions): Buffer {
+  const text = JSON.stringify(renderEntity(e, opts));
+  const buf = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buf.write(text);
+  return buf;
 }

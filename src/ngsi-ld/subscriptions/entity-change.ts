@@ -1,5 +1,5 @@
-import { ATTRIBUTE_VALUE_MEMBER, isAttributeKind } from "../model/attribute-kinds";
-import { attributeNames, type Entity, instancesOf, setInstances } from "../model/entity";
+import { deletedValueOf, valueMemberOf } from "../model/attribute-kinds";
+import { attributeNames, datasetIdOf, type Entity, instancesOf, setInstances } from "../model/entity";
 import type { AttributeInstance } from "../model/normalize-attribute";
 
 /** The NGSI-LD null (ETSI GS CIM 009 v1.8 §4.5.0): the value of a deleted attribute in a notification. */
@@ -12,7 +12,10 @@ export interface EntityChange {
   before?: Entity;
   /** The entity after the write; undefined if it was deleted. */
   after?: Entity;
-  /** Attribute names created, updated (any instance written, even with the same value), deleted. */
+  /**
+   * Attribute names created, updated (any instance written, even with the same value), deleted (the
+   * attribute, or one of its instances: a datasetId deleted, §4.5.5).
+   */
   created: string[];
   updated: string[];
   deleted: string[];
@@ -37,8 +40,14 @@ export function diffEntity(
   const b = before ?? ({} as Entity);
   const a = after ?? ({} as Entity);
   for (const n of attributeNames(a)) {
-    if (b[n] === undefined) change.created.push(n);
-    else if (!same(a[n], b[n])) change.updated.push(n);
+    if (b[n] === undefined) {
+      change.created.push(n);
+      continue;
+    }
+    const now = new Map(instancesOf(a, n).map((i) => [datasetIdOf(i), i]));
+    const was = new Map(instancesOf(b, n).map((i) => [datasetIdOf(i), i]));
+    if ([...was.keys()].some((d) => !now.has(d))) change.deleted.push(n);
+    if ([...now].some(([d, i]) => !was.has(d) || !same(i, was.get(d)))) change.updated.push(n);
   }
   if (after) for (const n of attributeNames(b)) if (a[n] === undefined) change.deleted.push(n);
   return change;
@@ -55,7 +64,7 @@ const PREVIOUS: Record<string, string> = {
 };
 
 function valueMember(i: AttributeInstance): string {
-  return isAttributeKind(i.type) ? ATTRIBUTE_VALUE_MEMBER[i.type] : "value";
+  return valueMemberOf(i.type);
 }
 
 /** What a notification shows beside the values (§5.2.14 showChanges, sysAttrs). */
@@ -69,11 +78,45 @@ function deletedInstance(i: AttributeInstance, at: string, o: ShowOptions): Attr
   const member = valueMember(i);
   const out: AttributeInstance = { type: i.type };
   if (o.showChanges) out[PREVIOUS[member]] = i[member];
-  out[member] = member === "languageMap" ? { "@none": NGSI_LD_NULL } : NGSI_LD_NULL;
+  out[member] = deletedValueOf(member);
   if (i.datasetId !== undefined) out.datasetId = i.datasetId;
   if (i.createdAt !== undefined) out.createdAt = i.createdAt;
   if (i.modifiedAt !== undefined) out.modifiedAt = i.modifiedAt;
   if (o.sysAttrs) out.deletedAt = at;
+  return out;
+}
+
+/**
+ * A deleted attribute, all its instances gone, shown as one instance with the NGSI-LD null (§4.5.0; ETSI
+ * suite 046_22_08 reads `name.value`): the default instance's metadata, else the first one's, no datasetId.
+ */
+function wholeAttributeDeleted(gone: AttributeInstance[], at: string, o: ShowOptions): AttributeInstance {
+  const shown = deletedInstance(gone.find((i) => datasetIdOf(i) === undefined) ?? gone[0], at, o);
+  delete shown.datasetId;
+  return shown;
+}
+
+/**
+ * A deleted entity notified for `attributeDeleted` (§5.2.12: deleting the entity deletes its attributes):
+ * id, type, deletedAt and each deleted attribute of `names` (all when undefined) with the NGSI-LD null.
+ */
+export function entityDeletedAsAttributes(
+  change: EntityChange,
+  names: Set<string> | undefined,
+  o: ShowOptions,
+): Entity {
+  const gone = change.before ?? ({ id: change.id, type: [] } as Entity);
+  const out: Entity = {
+    id: gone.id,
+    type: gone.type,
+    createdAt: gone.createdAt,
+    modifiedAt: gone.modifiedAt,
+    deletedAt: change.at,
+  };
+  for (const n of attributeNames(gone)) {
+    if (n === "deletedAt" || (names && !names.has(n))) continue;
+    setInstances(out, n, [wholeAttributeDeleted(instancesOf(gone, n), change.at, o)]);
+  }
   return out;
 }
 
@@ -103,10 +146,15 @@ export function notifiedEntity(change: EntityChange, o: ShowOptions): Entity {
   }
   const out: Entity = { ...after };
   for (const n of change.deleted) {
+    const left = instancesOf(after, n);
+    const kept = new Set(left.map(datasetIdOf));
+    const gone = instancesOf(before as Entity, n).filter((i) => !kept.has(datasetIdOf(i)));
     setInstances(
       out,
       n,
-      instancesOf(before as Entity, n).map((i) => deletedInstance(i, change.at, o)),
+      left.length === 0
+        ? [wholeAttributeDeleted(gone, change.at, o)]
+        : [...left, ...gone.map((i) => deletedInstance(i, change.at, o))],
     );
   }
   if (o.showChanges && before) {

@@ -1,3 +1,4 @@
+import { attributeNames } from "../model/entity";
 import { matchesFilter } from "../query/query-filter";
 import type { CompiledSubscription } from "./compile-subscription";
 import type { EntityChange } from "./entity-change";
@@ -22,7 +23,12 @@ export function matchChange(
   const t = cs.triggers;
   const watched = (names: string[]) =>
     cs.watched ? names.some((n) => cs.watched?.has(n)) : names.length > 0;
-  if (!change.after) return t.has("entityDeleted") ? "entityDeleted" : undefined;
+  if (!change.after) {
+    if (t.has("entityDeleted")) return "entityDeleted";
+    // deleting an entity deletes its attributes (ETSI suite 046_22_12)
+    const names = change.before ? attributeNames(change.before) : [];
+    return t.has("attributeDeleted") && watched(names) ? "attributeDeleted" : undefined;
+  }
   if (!change.before) {
     if (t.has("entityCreated")) return "entityCreated";
     return t.has("attributeCreated") && watched(change.created) ? "attributeCreated" : undefined;

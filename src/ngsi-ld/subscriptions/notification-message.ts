@@ -17,44 +17,51 @@ function linkable(context: unknown): string | undefined {
     : undefined;
 }
 
+/** The @context of a subscription's notifications: its `jsonldContext`, else the one it was made with. */
+function contextOf(record: SubscriptionRecord): unknown {
+  return record.sub.jsonldContext ?? record.context ?? CORE_CONTEXT_URL;
+}
+
+/**
+ * The JSON text of a notification's `data` (ETSI GS CIM 009 v1.8 §5.3.1): for an endpoint that accepts
+ * application/ld+json each entity carries the @context (§6.3.5). Subscriptions with the same endpoint
+ * `accept`, @context and rendering share this text (one serialization for many notifications).
+ */
+export function notificationData(record: SubscriptionRecord, data: unknown[]): string {
+  if (record.sub.notification.endpoint.accept !== "application/ld+json") return JSON.stringify(data);
+  const context = contextOf(record);
+  return JSON.stringify(
+    data.map((d) => (typeof d === "object" && d !== null ? { ...d, "@context": context } : d)),
+  );
+}
+
 /**
  * The notification job for some entities of one subscription (ETSI GS CIM 009 v1.8 §5.3.1 Notification:
- * `id`, `type: "Notification"`, `subscriptionId`, `notifiedAt`, `data`). The @context is the
- * subscription's `jsonldContext`, else the one it was created with: in the body for an endpoint that
- * accepts application/ld+json, in a Link header for application/json (§5.2.15, §6.3.5). The
- * endpoint's `receiverInfo` pairs become headers (§5.2.15); for JSON-LD each notified entity carries the @context too, and the tenant is named (§6.3.14).
+ * `id`, `type: "Notification"`, `subscriptionId`, `notifiedAt`, `data`), `data` given as the text of
+ * {@link notificationData}. The @context is the subscription's `jsonldContext`, else the one it was
+ * created with: in the body for an endpoint that accepts application/ld+json, in a Link header for
+ * application/json (§5.2.15, §6.3.5). The endpoint's `receiverInfo` pairs become headers (§5.2.15), and
+ * the tenant is named (§6.3.14).
  */
 export function notificationJob(
   record: SubscriptionRecord,
-  data: unknown[],
+  dataText: string,
   notifiedAt: string,
 ): NotificationJob {
   const { sub, tenant } = record;
   const ep = sub.notification.endpoint;
   const accept = ep.accept ?? "application/json";
-  const context = sub.jsonldContext ?? record.context ?? CORE_CONTEXT_URL;
-  const url = linkable(context);
-  const body: Record<string, unknown> = {
-    id: `urn:ngsi-ld:Notification:${randomUUID()}`,
-    type: "Notification",
-    subscriptionId: sub.id,
-    notifiedAt,
-    data,
-  };
+  const context = contextOf(record);
   const headers: Record<string, string> = { "Content-Type": accept };
-  if (accept === "application/ld+json") {
-    body["@context"] = context;
-    body.data = data.map((d) => (typeof d === "object" && d !== null ? { ...d, "@context": context } : d));
-  } else headers.Link = contextLinkHeader(url ?? CORE_CONTEXT_URL);
+  let body =
+    `{"id":"urn:ngsi-ld:Notification:${randomUUID()}","type":"Notification","subscriptionId":` +
+    `${JSON.stringify(sub.id)},"notifiedAt":"${notifiedAt}","data":${dataText}`;
+  if (accept === "application/ld+json") body += `,"@context":${JSON.stringify(context)}`;
+  else headers.Link = contextLinkHeader(linkable(context) ?? CORE_CONTEXT_URL);
+  body += "}";
   if (tenant) headers["NGSILD-Tenant"] = tenant;
   for (const { key, value } of ep.receiverInfo ?? []) headers[key] = value;
-  const job: NotificationJob = {
-    tenant,
-    subscriptionId: sub.id,
-    uri: ep.uri,
-    headers,
-    body: JSON.stringify(body),
-  };
+  const job: NotificationJob = { tenant, subscriptionId: sub.id, uri: ep.uri, headers, body };
   if (ep.notifierInfo) job.notifierInfo = ep.notifierInfo;
   return job;
 }

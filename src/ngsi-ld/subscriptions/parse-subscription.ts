@@ -101,7 +101,7 @@ function notification(raw: unknown): NotificationParams {
     if (!(NOTIFICATION_FORMATS as readonly unknown[]).includes(format)) {
       throw fail(
         p("format"),
-        `Unknown notification.format ${JSON.stringify(format)}: normalized, keyValues or concise`,
+        `Unknown notification.format ${JSON.stringify(format)}: normalized, keyValues, simplified or concise`,
       );
     }
     out.format = format as NotificationParams["format"];

@@ -4,11 +4,12 @@ import type { DeliveryResult, NotificationJob, NotificationQueue } from "../../n
 import type { EntityChangeMeta } from "../entities/entity-repository";
 import { typesOf, type Entity } from "../model/entity";
 import type { EntityFilter } from "../query/query-filter";
+import { renderJoinedList } from "../render/linked-entities";
 import { renderEntity } from "../render/render-entity";
 import type { CompiledSubscription } from "./compile-subscription";
-import { diffEntity, notifiedEntity, type EntityChange } from "./entity-change";
+import { diffEntity, entityDeletedAsAttributes, notifiedEntity, type EntityChange } from "./entity-change";
 import { matchChange } from "./match-change";
-import { notificationJob } from "./notification-message";
+import { notificationData, notificationJob } from "./notification-message";
 import { subscriptionStatus } from "./subscription";
 import type { SubscriptionService } from "./subscription-service";
 
@@ -17,6 +18,8 @@ export interface NotifierDeps {
   service: SubscriptionService;
   /** The entity `e`, compacted with `from`, compacted with `to` instead. */
   recompact(e: Entity, from: CompiledContext, to: CompiledContext): Entity;
+  /** Entities of a tenant by id, compacted with `ctx` (linked entities of `join`, §4.5.23). */
+  read(tenant: string, ids: string[], ctx: CompiledContext): Promise<Entity[]>;
   /** The entities of a tenant matching a filter (periodic notifications), compacted with `ctx`. */
   query(tenant: string, filter: EntityFilter, ctx: CompiledContext): Promise<Entity[]>;
   /** How often changed delivery statuses are written to the graph, ms. */
@@ -26,6 +29,24 @@ export interface NotifierDeps {
 
 const isEntityMeta = (m: unknown): m is EntityChangeMeta =>
   typeof m === "object" && m !== null && (m as EntityChangeMeta).after instanceof Map;
+
+/**
+ * What makes the data of two subscriptions' notifications of one change the same text: @contexts, the
+ * rendering, showChanges, what a deletion shows, and the endpoint's accept with the @context it embeds.
+ */
+function textKey(cs: CompiledSubscription, deletedAsAttributes: boolean): string {
+  const { sub, context } = cs.record;
+  const n = sub.notification;
+  return JSON.stringify([
+    cs.ctx.key,
+    cs.notifyCtx?.key,
+    cs.renderKey,
+    n.showChanges ?? false,
+    n.sysAttrs ?? false,
+    deletedAsAttributes && (cs.watched ? [...cs.watched] : null),
+    n.endpoint.accept === "application/ld+json" ? (sub.jsonldContext ?? context ?? null) : null,
+  ]);
+}
 
 /**
  * Turns the change feed into notifications (ETSI GS CIM 009 v1.8 §5.8.6, §5.8.7 periodic): for each
@@ -56,8 +77,13 @@ export class SubscriptionNotifier {
     if (!isEntityMeta(event.meta) || !this.queue) return;
     const jobs = this.match(event.tenant, event.meta);
     if (jobs.length === 0) return;
-    const p = this.queue.enqueue(jobs);
-    if (this.queue.durable) {
+    const queue = this.queue;
+    const p = jobs.every((j) => !(j instanceof Promise))
+      ? queue.enqueue(jobs as NotificationJob[])
+      : Promise.all(jobs).then((js) => queue.enqueue(js));
+    if (!queue.durable)
+      p.catch((e: Error) => this.deps.log("error", "notification failed", { error: e.message }));
+    if (queue.durable) {
       this.pending.set(event.seq, p);
       void p.catch(() => undefined).finally(() => this.pending.delete(event.seq));
     }
@@ -68,9 +94,16 @@ export class SubscriptionNotifier {
     return this.pending.get(seq);
   }
 
-  /** The jobs for one commit. */
-  match(tenant: string, meta: EntityChangeMeta, now = Date.now()): NotificationJob[] {
-    const jobs: NotificationJob[] = [];
+  /**
+   * The jobs for one commit; a subscription with `join` (§5.2.14, §4.5.23) gives a promise, as its
+   * linked entities are read from the store.
+   */
+  match(
+    tenant: string,
+    meta: EntityChangeMeta,
+    now = Date.now(),
+  ): (NotificationJob | Promise<NotificationJob>)[] {
+    const jobs: (NotificationJob | Promise<NotificationJob>)[] = [];
     const at = new Date(now).toISOString();
     for (const [id, after] of meta.after) {
       const before = meta.before.get(id);
@@ -78,6 +111,7 @@ export class SubscriptionNotifier {
       const candidates = this.deps.service.index.candidates(tenant, types);
       if (candidates.size === 0) continue;
       const changes = new Map<string, EntityChange>();
+      const texts = new Map<string, string>(); // data text per way of showing it, shared by subscriptions
       for (const cs of candidates) {
         let change = changes.get(cs.ctx.key);
         if (!change) {
@@ -89,12 +123,33 @@ export class SubscriptionNotifier {
         const trigger = matchChange(cs, change, now);
         if (!trigger || this.throttled(cs, now)) continue;
         const n = cs.record.sub.notification;
-        const shown = renderEntity(
-          notifiedEntity(change, { showChanges: n.showChanges ?? false, sysAttrs: n.sysAttrs ?? false }),
-          cs.render,
-        );
+        const show = { showChanges: n.showChanges ?? false, sysAttrs: n.sysAttrs ?? false };
+        const asAttrs = !change.after && trigger === "attributeDeleted";
+        const key = n.join ? undefined : textKey(cs, asAttrs);
+        const known = key === undefined ? undefined : texts.get(key);
+        if (known !== undefined) {
+          jobs.push(notificationJob(cs.record, known, at));
+          continue;
+        }
+        const changed = asAttrs
+          ? entityDeletedAsAttributes(change, cs.watched, show)
+          : notifiedEntity(change, show);
+        const entity = cs.notifyCtx ? this.deps.recompact(changed, cs.ctx, cs.notifyCtx) : changed;
+        if (n.join) {
+          const read = (ids: string[]) => this.deps.read(tenant, ids, cs.notifyCtx ?? cs.ctx);
+          jobs.push(
+            renderJoinedList([entity], n.join, n.joinLevel ?? 1, cs.render, read).then((data) => {
+              if (!change.after) data[0].deletedAt = at;
+              return notificationJob(cs.record, notificationData(cs.record, data), at);
+            }),
+          );
+          continue;
+        }
+        const shown = renderEntity(entity, cs.render);
         if (!change.after) shown.deletedAt = at;
-        jobs.push(notificationJob(cs.record, [shown], at));
+        const text = notificationData(cs.record, [shown]);
+        if (key !== undefined) texts.set(key, text);
+        jobs.push(notificationJob(cs.record, text, at));
       }
     }
     return jobs;
@@ -149,8 +204,10 @@ export class SubscriptionNotifier {
     try {
       const entities = await this.deps.query(cs.record.tenant, cs.filter, cs.ctx);
       if (entities.length === 0) return;
-      const data = entities.map((e) => renderEntity(e, cs.render));
-      await this.queue.enqueue([notificationJob(cs.record, data, new Date().toISOString())]);
+      const shown = (e: Entity) => (cs.notifyCtx ? this.deps.recompact(e, cs.ctx, cs.notifyCtx) : e);
+      const data = entities.map((e) => renderEntity(shown(e), cs.render));
+      const text = notificationData(cs.record, data);
+      await this.queue.enqueue([notificationJob(cs.record, text, new Date().toISOString())]);
     } catch (e) {
       this.deps.log("error", "periodic notification failed", {
         id: cs.record.sub.id,

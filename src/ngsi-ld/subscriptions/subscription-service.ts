@@ -38,12 +38,19 @@ export class SubscriptionService {
   async load(): Promise<number> {
     for (const record of await this.repo.loadAll()) {
       try {
-        this.put(compileSubscription(record, await this.compile(record.context)));
+        this.put(await this.compiled(record, await this.compile(record.context)));
       } catch (e) {
         this.log("stored subscription skipped", { id: record.sub.id, error: (e as Error).message });
       }
     }
     return this.index.size();
+  }
+
+  /** Compiles a subscription with its @context and its `jsonldContext` (503 if that cannot be fetched). */
+  private async compiled(record: SubscriptionRecord, ctx: CompiledContext): Promise<CompiledSubscription> {
+    const cs = compileSubscription(record, ctx);
+    const j = record.sub.jsonldContext;
+    return j === undefined ? cs : compileSubscription(record, ctx, await this.compile(j));
   }
 
   /** Listens to subscription changes. */
@@ -68,8 +75,7 @@ export class SubscriptionService {
       context,
       stats: { timesSent: 0, timesFailed: 0 },
     };
-    const cs = compileSubscription(record, ctx);
-    if (record.sub.jsonldContext !== undefined) await this.compile(record.sub.jsonldContext); // 503 if unavailable
+    const cs = await this.compiled(record, ctx);
     this.reserved.add(key);
     try {
       await this.repo.save(tenant, [record]);
@@ -112,8 +118,7 @@ export class SubscriptionService {
       context: useNew ? context : current.context,
       stats: current.stats,
     };
-    const cs = compileSubscription(record, useNew ? ctx : await this.compile(current.context));
-    if (sub.jsonldContext !== undefined) await this.compile(sub.jsonldContext);
+    const cs = await this.compiled(record, useNew ? ctx : await this.compile(current.context));
     await this.repo.save(tenant, [record]);
     this.dirty.delete(current);
     this.put(cs);

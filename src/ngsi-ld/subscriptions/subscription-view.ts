@@ -1,12 +1,12 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
-import { subscriptionStatus, type SubscriptionRecord } from "./subscription";
+import { DEFAULT_TRIGGERS, subscriptionStatus, type SubscriptionRecord } from "./subscription";
 
 /**
  * A subscription as the API shows it (ETSI GS CIM 009 v1.8 §5.2.12, §5.8.3): its members with the names
  * (entity types, watchedAttributes, notification.attributes) compacted with the request's @context,
  * `status` (active, paused, expired), and the delivery status in `notification` (§5.2.14: timesSent,
  * timesFailed, lastNotification, lastSuccess, lastFailure, status ok/failed). createdAt and modifiedAt
- * only with `sysAttrs`.
+ * only with `sysAttrs`. `notificationTrigger` is shown with its default when the subscription names none.
  */
 export function subscriptionView(
   record: SubscriptionRecord,
@@ -18,6 +18,7 @@ export function subscriptionView(
   const name = (n: string) => (stored.key === request.key ? n : request.compactIri(stored.expandTerm(n)));
   const { createdAt, modifiedAt, notification, ...rest } = sub;
   const out: Record<string, unknown> = { ...rest };
+  out.notificationTrigger = sub.notificationTrigger ?? DEFAULT_TRIGGERS; // its default, §5.2.12
   if (sub.entities) out.entities = sub.entities.map((e) => ({ ...e, type: name(e.type) }));
   if (sub.watchedAttributes) out.watchedAttributes = sub.watchedAttributes.map(name);
   const n: Record<string, unknown> = { ...notification };

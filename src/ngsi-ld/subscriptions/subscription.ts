@@ -18,8 +18,8 @@ export type NotificationTrigger = (typeof NOTIFICATION_TRIGGERS)[number];
 /** The triggers of a subscription that names none (§5.2.12). */
 export const DEFAULT_TRIGGERS: NotificationTrigger[] = ["attributeCreated", "attributeUpdated"];
 
-/** Formats of the notified entities (§5.2.14 `format`). */
-export const NOTIFICATION_FORMATS = ["normalized", "keyValues", "concise"] as const;
+/** Formats of the notified entities (§5.2.14 `format`; `simplified` is the §4.5.3 name of keyValues). */
+export const NOTIFICATION_FORMATS = ["normalized", "keyValues", "simplified", "concise"] as const;
 /** One notification format. */
 export type NotificationFormat = (typeof NOTIFICATION_FORMATS)[number];
 

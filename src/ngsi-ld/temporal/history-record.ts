@@ -18,10 +18,14 @@ export type RowTuple = [
  * `put` appends instances to an entity's history (creating it, updating its types/scope), `delEntity`
  * (§5.6.13), `delAttr` (§5.6.15; `ds` undefined = default instances, `all` = every dataset), `delInst`
  * (§5.6.16) and `modInst` (§5.6.15 modify an instance) change it. Tenant `t`, entity id `e`.
+ * `seal` says the graph copy of segment `h` (its start, epoch ms) was written as of version `v` (see
+ * SegmentLedger); `hours` (written by compaction) sets the entity's not yet sealed segments.
  */
 export type HistoryRecord =
   | { op: "put"; t: string; e: string; ty?: string[]; sc?: unknown; at: number; r: RowTuple[] }
   | { op: "delEntity"; t: string; e: string }
   | { op: "delAttr"; t: string; e: string; a: string; ds?: string; all?: boolean }
   | { op: "delInst"; t: string; e: string; a: string; n: number }
-  | { op: "modInst"; t: string; e: string; a: string; n: number; r: RowTuple };
+  | { op: "modInst"; t: string; e: string; a: string; n: number; r: RowTuple }
+  | { op: "seal"; t: string; e: string; h: number; v: number }
+  | { op: "hours"; t: string; e: string; hs: [number, number][] };

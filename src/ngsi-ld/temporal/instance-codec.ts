@@ -99,7 +99,8 @@ const iso = isoTime;
 
 /**
  * Row `i` of `s` as a normalized attribute instance compacted with `ctx` (§4.5.9 temporal
- * representation): the template, the value, `observedAt`, `instanceId`, and with `sysAttrs`
+ * representation): the template, the value, `observedAt`, `instanceId`, `deletedAt` when the instance
+ * records a deletion (its modifiedAt; template member `deletedAt: true`), and with `sysAttrs`
  * `createdAt`/`modifiedAt`.
  */
 export function rowToInstance(
@@ -112,9 +113,10 @@ export function rowToInstance(
   const tpl = compactedTemplate(index, s.rest[i], ctx);
   const out: Record<string, unknown> = { type: tpl.type };
   if (!Number.isNaN(s.num[i])) out.value = s.num[i];
-  for (const [k, v] of Object.entries(tpl)) if (k !== "type") out[k] = v;
+  for (const [k, v] of Object.entries(tpl)) if (k !== "type" && k !== "deletedAt") out[k] = v;
   if (!Number.isNaN(s.obs[i])) out.observedAt = iso(s.obs[i]);
   out.instanceId = instanceIdOf(s.iid[i]);
+  if (tpl.deletedAt === true) out.deletedAt = iso(s.modified[i]);
   if (sysAttrs) {
     out.createdAt = iso(s.created[i]);
     out.modifiedAt = iso(s.modified[i]);

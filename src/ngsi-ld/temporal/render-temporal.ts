@@ -51,7 +51,11 @@ export function pickEntity(
   for (const [attr, s] of e.attrs) {
     if (view.attrs && !view.attrs.has(attr)) continue;
     const ds = view.datasetIds;
-    const keep = ds ? (i: number) => ds.has(index.datasetId(s.rest[i]) ?? "@none") : undefined;
+    const inDs = ds ? (i: number) => ds.has(index.datasetId(s.rest[i]) ?? "@none") : undefined;
+    const keep =
+      q.timeproperty === "deletedAt"
+        ? (i: number) => index.isDeletion(s.rest[i]) && (!inDs || inDs(i))
+        : inDs;
     const p = selectRows(s, q, keep);
     if (p.idx.length === 0) continue;
     out.names.push(attr);

@@ -10,7 +10,8 @@ export interface Picked {
 /**
  * The rows of `s` inside the query's window on its `timeproperty` (ETSI GS CIM 009 v1.8 §4.11), kept by
  * `keep` (e.g. a datasetId filter), in ascending time. On observedAt (the series' sort key) this is two
- * binary searches; on createdAt/modifiedAt a scan and a sort. `lastN` keeps the most recent N.
+ * binary searches; on createdAt/modifiedAt a scan and a sort; on deletedAt (the modifiedAt of the
+ * instances that record a deletion, which `keep` must pick out) likewise. `lastN` keeps the most recent N.
  */
 export function selectRows(s: Series, q: TemporalQuery, keep?: (i: number) => boolean): Picked {
   const idx: number[] = [];

@@ -1,5 +1,6 @@
 import type { HistoryRecord, RowTuple } from "./history-record";
 import { Interner } from "./interner";
+import { SegmentLedger, segmentOf } from "./segment-ledger";
 import { Series, type InstanceRow } from "./series";
 
 /** The history of one entity: its types and scope as last written, and one series per attribute IRI. */
@@ -18,9 +19,11 @@ export interface TemporalEntity {
  * The in-memory columnar index of the temporal history (issue 5): per tenant, per entity, per attribute
  * a {@link Series}. It is the state the history log's records build (src/store/history): applying the
  * records of the log in order, from empty, gives the same index, which is how start-up rebuilds it.
+ * Every change also touches the {@link SegmentLedger}, which says which hours the graph copy lacks.
  */
 export class TemporalIndex {
   readonly interner = new Interner();
+  readonly ledger = new SegmentLedger();
   private readonly tenants = new Map<string, Map<string, TemporalEntity>>();
   private nextIid = 1;
 
@@ -31,6 +34,8 @@ export class TemporalIndex {
 
   /** Applies one record (a write, or a record replayed from the log). */
   apply(r: HistoryRecord): void {
+    if (r.op === "seal") return this.ledger.sealed(r.t, r.e, r.h, r.v);
+    if (r.op === "hours") return this.ledger.set(r.t, r.e, r.hs);
     const map = this.tenant(r.t);
     if (r.op === "put") {
       let e = map.get(r.e);
@@ -46,22 +51,28 @@ export class TemporalIndex {
         let s = e.attrs.get(t[0]);
         if (!s) e.attrs.set(t[0], (s = new Series()));
         s.insert(this.toRow(t));
+        this.ledger.touch(r.t, r.e, t[2] ?? t[4]);
       }
       return;
     }
     const e = map.get(r.e);
     if (!e) return;
     if (r.op === "delEntity") {
+      for (const s of e.attrs.values()) this.touchRows(r.t, r.e, s, 0, s.length);
       map.delete(r.e);
       return;
     }
     const s = e.attrs.get(r.a);
     if (!s) return;
     if (r.op === "delAttr") {
-      if (r.all) e.attrs.delete(r.a);
-      else {
+      if (r.all) {
+        this.touchRows(r.t, r.e, s, 0, s.length);
+        e.attrs.delete(r.a);
+      } else {
         for (let i = s.length - 1; i >= 0; i--) {
-          if (this.datasetId(s.rest[i]) === r.ds) s.removeRange(i, i + 1);
+          if (this.datasetId(s.rest[i]) !== r.ds) continue;
+          this.touchRows(r.t, r.e, s, i, i + 1);
+          s.removeRange(i, i + 1);
         }
         if (s.length === 0) e.attrs.delete(r.a);
       }
@@ -69,15 +80,23 @@ export class TemporalIndex {
     }
     const at = s.indexOf(r.n);
     if (at < 0) return;
+    this.touchRows(r.t, r.e, s, at, at + 1);
     s.removeRange(at, at + 1);
-    if (r.op === "modInst") s.insert(this.toRow(r.r));
-    else if (s.length === 0) e.attrs.delete(r.a);
+    if (r.op === "modInst") {
+      s.insert(this.toRow(r.r));
+      this.ledger.touch(r.t, r.e, r.r[2] ?? r.r[4]);
+    } else if (s.length === 0) e.attrs.delete(r.a);
   }
 
   /** The datasetId in a template, or undefined for the default instance. */
   datasetId(rest: number): string | undefined {
     const d = this.interner.object(rest).datasetId;
     return typeof d === "string" ? d : undefined;
+  }
+
+  /** True if template `rest` records a deletion (an instance with `deletedAt`, ETSI GS CIM 009 v1.8 §4.5.0). */
+  isDeletion(rest: number): boolean {
+    return this.interner.object(rest).deletedAt === true;
   }
 
   /** The history of entity `id`, or undefined. */
@@ -116,16 +135,22 @@ export class TemporalIndex {
         for (const [a, s] of e.attrs) for (let i = 0; i < s.length; i++) r.push(this.tuple(a, s, i));
         yield { op: "put", t, e: e.id, ty: e.types, sc: e.scope, at: e.createdAt, r };
         if (e.modifiedAt !== e.createdAt) yield { op: "put", t, e: e.id, at: e.modifiedAt, r: [] };
+        yield { op: "hours", t, e: e.id, hs: this.ledger.of(t, e.id) };
       }
+    }
+    // segments of deleted entities whose graphs are still to be dropped
+    for (const [t, id] of [...this.ledger.entities()]) {
+      if (!this.entity(t, id)) yield { op: "hours", t, e: id, hs: this.ledger.of(t, id) };
     }
   }
 
   /** Retention: drops every instance whose time is before `t`, and entities left without history. */
   dropBefore(t: number): number {
     let n = 0;
-    for (const map of this.tenants.values()) {
+    for (const [tenant, map] of this.tenants) {
       for (const [id, e] of map) {
         for (const [a, s] of e.attrs) {
+          this.touchRows(tenant, id, s, 0, s.lowerBound(t));
           n += s.dropBefore(t);
           if (s.length === 0) e.attrs.delete(a);
         }
@@ -150,6 +175,17 @@ export class TemporalIndex {
       }
     }
     return { entities, instances, bytes, templates: this.interner.size };
+  }
+
+  /** Touches the segment of every row in [from, to) of `s` (each segment once). */
+  private touchRows(tenant: string, e: string, s: Series, from: number, to: number): void {
+    let last = NaN;
+    for (let i = from; i < to; i++) {
+      const h = segmentOf(s.time[i]);
+      if (h === last) continue;
+      this.ledger.touch(tenant, e, h);
+      last = h;
+    }
   }
 
   private toRow(t: RowTuple): InstanceRow {

@@ -3,8 +3,12 @@ import { isDateTime } from "../model/datetime";
 import { parseAggrMethods, type AggrMethod } from "./aggregate";
 import { parseIsoDuration } from "./iso-duration";
 
-/** The time properties a temporal query can select on (ETSI GS CIM 009 v1.8 §4.11 `timeproperty`). */
-export type TimeProperty = "observedAt" | "createdAt" | "modifiedAt";
+/**
+ * The time properties a temporal query can select on (ETSI GS CIM 009 v1.8 §4.11 `timeproperty`);
+ * `deletedAt` picks only the instances that record a deletion (§4.5.0, §5.7.3).
+ */
+export type TimeProperty = "observedAt" | "createdAt" | "modifiedAt" | "deletedAt";
+const TIME_PROPERTIES: readonly string[] = ["observedAt", "createdAt", "modifiedAt", "deletedAt"];
 
 /** The temporal part of a temporal retrieval or query (ETSI GS CIM 009 v1.8 §4.11, §5.7.3, §5.7.4). */
 export interface TemporalQuery {
@@ -37,7 +41,7 @@ function time(get: Lookup, name: string): number | undefined {
 /**
  * Parses and checks the temporal query (§4.11): `timerel` is before, after or between and needs `timeAt`;
  * between needs `endTimeAt` later than `timeAt`; `timeAt` or `endTimeAt` without `timerel` are refused;
- * `timeproperty` is observedAt (default), createdAt or modifiedAt; `lastN` is a positive integer;
+ * `timeproperty` is observedAt (default), createdAt, modifiedAt or deletedAt; `lastN` is a positive integer;
  * `aggregatedValues` needs known `aggrMethods` and a valid ISO 8601 `aggrPeriodDuration`. Each mistake is a
  * 400 BadRequestData naming the parameter.
  */
@@ -66,8 +70,8 @@ export function parseTemporalQuery(get: Lookup, aggregated: boolean): TemporalQu
     throw badRequest(`endTimeAt is only allowed with timerel=between`, { parameter: "endTimeAt" });
   }
   const tp = get("timeproperty") ?? "observedAt";
-  if (!["observedAt", "createdAt", "modifiedAt"].includes(tp)) {
-    throw badRequest(`timeproperty must be observedAt, createdAt or modifiedAt, got ${JSON.stringify(tp)}`, {
+  if (!TIME_PROPERTIES.includes(tp)) {
+    throw badRequest(`timeproperty must be ${TIME_PROPERTIES.join(", ")}, got ${JSON.stringify(tp)}`, {
       parameter: "timeproperty",
     });
   }

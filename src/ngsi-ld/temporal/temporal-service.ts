@@ -1,11 +1,14 @@
 import { notFound } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
+import type { GraphStore } from "../../store/graph-store";
 import { HistoryLog } from "../../store/history/history-log";
 import type { EntityChangeMeta } from "../entities/entity-repository";
 import { attributeNames, datasetIdOf, instancesOf, typesOf, type Entity } from "../model/entity";
+import { deletedValueOf, valueMemberOf } from "../model/attribute-kinds";
 import type { AttributeInstance } from "../model/normalize-attribute";
 import type { HistoryRecord, RowTuple } from "./history-record";
 import { instanceNumber, instanceToTuple } from "./instance-codec";
+import { SegmentSealer } from "./segment-sealer";
 import { TemporalIndex } from "./temporal-index";
 
 /** Options of {@link TemporalService.open}. */
@@ -16,6 +19,12 @@ export interface TemporalOptions {
   retentionMs: number;
   /** Log bytes that trigger a compaction. */
   compactBytes: number;
+  /** The graph the history is sealed into (hourly segments, see SegmentSealer); none = log and index only. */
+  graph?: Pick<GraphStore, "commit">;
+  /** How often closed hours are sealed into the graph (ms; `TEMPORAL_SEAL_INTERVAL_MS`). */
+  sealEveryMs?: number;
+  /** How long after its end an hour whose entity went quiet stays open (ms). */
+  sealGraceMs?: number;
   log?: (level: "info" | "warn" | "error", msg: string, fields?: object) => void;
 }
 
@@ -24,10 +33,12 @@ export interface TemporalOptions {
  * every write goes to the in-memory {@link TemporalIndex} and the durable {@link HistoryLog}, and
  * resolves once it is on disk. Writes through the normal API arrive through {@link recordChange}, which
  * the entity repository awaits after each commit, so one acknowledged entity write is one acknowledged
- * history write. Retention drops old instances from memory and, at the next compaction, from disk.
+ * history write. Retention drops old instances from memory and, at the next compaction, from disk. The
+ * {@link SegmentSealer} copies closed hours into the graph (for SPARQL), and drops them there too.
  */
 export class TemporalService {
   private timer: NodeJS.Timeout | undefined;
+  private sealer: SegmentSealer | undefined;
 
   private constructor(
     readonly index: TemporalIndex,
@@ -40,7 +51,17 @@ export class TemporalService {
     const index = new TemporalIndex();
     const { log, scan } = HistoryLog.open<HistoryRecord>(opts.dir, (r) => index.apply(r));
     const svc = new TemporalService(index, log, opts);
-    opts.log?.("info", "temporal history ready", { ...scan, ...index.stats() });
+    opts.log?.("info", "temporal history ready", { ...scan, ...index.stats(), unsealed: index.ledger.size });
+    if (opts.graph) {
+      svc.sealer = new SegmentSealer(index, {
+        store: opts.graph,
+        record: (r) => svc.write(r),
+        everyMs: opts.sealEveryMs ?? 10_000,
+        graceMs: opts.sealGraceMs ?? 300_000,
+        log: opts.log,
+      });
+      svc.sealer.start();
+    }
     if (opts.retentionMs > 0) {
       svc.applyRetention();
       svc.timer = setInterval(() => svc.applyRetention(), Math.min(opts.retentionMs / 4, 600_000));
@@ -66,6 +87,11 @@ export class TemporalService {
     });
   }
 
+  /** Seals the closed hours into the graph now (every dirty hour with `force`); how many were written. */
+  seal(force = false): Promise<number> {
+    return this.sealer?.sweep(force) ?? Promise.resolve(0);
+  }
+
   private async write(r: HistoryRecord): Promise<void> {
     this.index.apply(r); // before the append: a compaction snapshot taken meanwhile must include it
     await this.log.append(r);
@@ -75,29 +101,59 @@ export class TemporalService {
   /**
    * The change-feed hook of the entity repository: appends an instance for every attribute instance a
    * committed write created or changed (value, observedAt, createdAt, modifiedAt, datasetId), for the
-   * entities it saved. Deleted entities keep their history.
+   * entities it saved, and a deletion instance (ETSI GS CIM 009 v1.8 §4.5.0: the NGSI-LD null as value,
+   * `deletedAt`) for every instance it removed, all of them when it deleted the entity. Deleted entities
+   * keep their history.
    */
   async recordChange(tenant: string, meta: EntityChangeMeta): Promise<void> {
     const now = Date.now();
     const records: HistoryRecord[] = [];
     for (const [id, after] of meta.after) {
-      if (!after) continue;
       const before = meta.before.get(id);
       const rows: RowTuple[] = [];
-      for (const name of attributeNames(after)) {
+      for (const name of after ? attributeNames(after) : []) {
         const old = before ? instancesOf(before, name) : [];
         const attr = meta.ctx.expandTerm(name);
-        for (const inst of instancesOf(after, name)) {
+        for (const inst of instancesOf(after as Entity, name)) {
           const prev = old.find((o) => datasetIdOf(o) === datasetIdOf(inst));
           if (prev && JSON.stringify(prev) === JSON.stringify(inst)) continue;
           rows.push(instanceToTuple(attr, inst, meta.ctx, this.index.newIid(), now));
         }
       }
-      const known = this.index.entity(tenant, id);
-      if (rows.length === 0 && known) continue;
-      records.push(this.putRecord(tenant, after, meta.ctx, rows, now));
+      if (before) rows.push(...this.deletionRows(before, after, meta.ctx, now));
+      const shown = after ?? before;
+      if (!shown || (rows.length === 0 && (!after || this.index.entity(tenant, id)))) continue;
+      records.push(this.putRecord(tenant, shown, meta.ctx, rows, now));
     }
     await Promise.all(records.map((r) => this.write(r)));
+  }
+
+  /** Deletion instances (§4.5.0) for the instances of `before` that `after` no longer has. */
+  private deletionRows(
+    before: Entity,
+    after: Entity | null | undefined,
+    ctx: CompiledContext,
+    now: number,
+  ): RowTuple[] {
+    const rows: RowTuple[] = [];
+    for (const name of attributeNames(before)) {
+      const kept = after ? instancesOf(after, name).map(datasetIdOf) : [];
+      const attr = ctx.expandTerm(name);
+      for (const inst of instancesOf(before, name)) {
+        if (kept.includes(datasetIdOf(inst))) continue;
+        const member = valueMemberOf(inst.type);
+        const gone: AttributeInstance = {
+          type: inst.type,
+          [member]: deletedValueOf(member),
+          deletedAt: true,
+        };
+        if (inst.datasetId !== undefined) gone.datasetId = inst.datasetId;
+        if (inst.createdAt !== undefined) gone.createdAt = inst.createdAt;
+        gone.modifiedAt = new Date(now).toISOString();
+        rows.push(instanceToTuple(attr, gone, ctx, this.index.newIid(), now));
+      }
+    }
+    return rows;
   }
 
   private putRecord(
@@ -210,9 +266,10 @@ export class TemporalService {
     return e;
   }
 
-  /** Stops the retention timer, finishes a compaction and closes the log. */
+  /** Stops the retention timer, seals every dirty hour, finishes a compaction and closes the log. */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.sealer?.close();
     await this.log.close();
   }
 }

@@ -1,4 +1,4 @@
-import { isInternalGraph, type CommitEvent, type GraphStore } from "../graph-store";
+import { isEntityGraph, type CommitEvent, type GraphStore } from "../graph-store";
 
 const RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
 
@@ -18,7 +18,7 @@ export class EntityIndex {
       const map = this.tenantMap(tenant);
       for (const r of rows) {
         const id = r.g.slice(1, -1);
-        if (isInternalGraph(id)) continue;
+        if (!isEntityGraph(id)) continue;
         const t = typeIri(r.t.slice(1, -1));
         const list = map.get(id);
         if (list) list.push(t);

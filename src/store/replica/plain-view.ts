@@ -1,5 +1,5 @@
 import oxigraph from "oxigraph";
-import { isInternalGraph, type GraphWrite } from "../graph-store";
+import { HISTORY_GRAPH_PREFIX, isHistoryGraph, isInternalGraph, type GraphWrite } from "../graph-store";
 import { CITYGRAPH_STORE_NS } from "../../rdf/vocab";
 import type { RecoveryTarget } from "../worker/recovery";
 import type { TenantDatasets } from "../worker/tenant-datasets";
@@ -29,7 +29,8 @@ export function plainTriplesOf(graph: string, triples: string): string {
  * DEFAULT graph that holds the plain view of every entity. A SPARQL query without GRAPH reads the plain
  * view, so `?acc traffic:severity ?s` has one answer per value instead of also matching the
  * attribute's blank node; `GRAPH ?g { ... }` reads the full NGSI-LD RDF of each entity. The broker's
- * internal graphs are never loaded.
+ * internal graphs are never loaded; the temporal history's segment graphs are loaded but have no plain
+ * view (their subject is the segment, read with `GRAPH ?seg`).
  */
 export class ReplicaDatasets implements RecoveryTarget {
   constructor(private readonly datasets: TenantDatasets) {}
@@ -55,6 +56,7 @@ export class ReplicaDatasets implements RecoveryTarget {
     this.datasets.apply(tenant, visible, true);
     const store = this.datasets.storeFor(tenant)!;
     for (const w of visible) {
+      if (isHistoryGraph(w.graph)) continue;
       store.update(`DELETE WHERE { <${w.graph}> ?p ?o }`);
       const plain = w.triples === null ? "" : plainTriplesOf(w.graph, w.triples);
       if (plain) store.load(plain, { format: NT, no_transaction: true });
@@ -74,6 +76,8 @@ export class ReplicaDatasets implements RecoveryTarget {
     }
     this.datasets
       .storeFor(tenant)
-      ?.update("INSERT { ?s ?p ?o } WHERE { GRAPH ?s { ?s ?p ?o } FILTER(!isBlank(?o)) }");
+      ?.update(
+        `INSERT { ?s ?p ?o } WHERE { GRAPH ?s { ?s ?p ?o } FILTER(!isBlank(?o) && !STRSTARTS(STR(?s), "${HISTORY_GRAPH_PREFIX}")) }`,
+      );
   }
 }

@@ -61,19 +61,31 @@ function holds(t: unknown, op: QOperator, s: QScalar): boolean {
  */
 export function instanceSatisfies(values: unknown[], op: QOperator, operand: QOperand): boolean {
   if (values.length === 0) return false;
+  if (values.length === 1) return valueSatisfies(values[0], op, operand);
   if (operand.kind === "pattern") {
     const strings = values.filter((v): v is string => typeof v === "string");
     const hit = strings.some((s) => operand.regex.test(s));
     return op === "~=" ? hit : strings.length > 0 && !hit;
   }
-  const eq = (t: unknown): boolean =>
-    operand.kind === "range"
-      ? inRange(t, operand.low, operand.high)
-      : operand.kind === "list"
-        ? equalsAny(t, operand.values)
-        : compareScalar(t, operand.value) === 0;
-  if (op === "==") return values.some(eq);
-  if (op === "!=") return !values.some(eq);
+  if (op === "==") return values.some((t) => equalsOperand(t, operand));
+  if (op === "!=") return !values.some((t) => equalsOperand(t, operand));
   if (operand.kind !== "value") return false;
   return values.some((t) => holds(t, op, operand.value));
+}
+
+/**
+ * {@link instanceSatisfies} for an instance with the single target value `t`, allocating nothing (the
+ * query path calls it for every candidate the attribute index decides).
+ */
+export function valueSatisfies(t: unknown, op: QOperator, operand: QOperand): boolean {
+  if (operand.kind === "pattern") return typeof t === "string" && operand.regex.test(t) === (op === "~=");
+  if (op === "==") return equalsOperand(t, operand);
+  if (op === "!=") return !equalsOperand(t, operand);
+  return operand.kind === "value" && holds(t, op, operand.value);
+}
+
+function equalsOperand(t: unknown, operand: Exclude<QOperand, { kind: "pattern" }>): boolean {
+  if (operand.kind === "range") return inRange(t, operand.low, operand.high);
+  if (operand.kind === "list") return equalsAny(t, operand.values);
+  return compareScalar(t, operand.value) === 0;
 }

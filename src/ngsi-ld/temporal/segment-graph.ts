@@ -1,0 +1,98 @@
+import { ntIri, ntLine, ntLiteral } from "../../rdf/ntriples/write";
+import { RDF_JSON, XSD_DATETIME, XSD_DOUBLE, XSD_INTEGER } from "../../rdf/vocab";
+import { HISTORY_GRAPH_PREFIX } from "../../store/graph-store";
+import { SEGMENT_MS } from "./segment-ledger";
+import type { TemporalEntity, TemporalIndex } from "./temporal-index";
+
+/** Namespace of the terms of the history segments (prefix `cgh:` in the docs). */
+export const HISTORY_NS = "https://w3id.org/citygraph/history#";
+const P_ENTITY = `${HISTORY_NS}entity`;
+const P_START = `${HISTORY_NS}start`;
+const P_END = `${HISTORY_NS}end`;
+const P_COUNT = `${HISTORY_NS}count`;
+const P_INSTANCES = `${HISTORY_NS}instances`;
+
+const iso = (t: number) => new Date(t).toISOString().replace(".000Z", "Z");
+
+/**
+ * The graph IRI (and subject) of the history segment of entity `id` starting at `start`:
+ * `urn:citygraph:history:2026-11-21T10:00:00Z:urn:ngsi-ld:TrafficFlowObserved:cam1` (the hour first, so
+ * an entity id holding any IRI character never makes it ambiguous).
+ */
+export function segmentGraphIri(id: string, start: number): string {
+  return `${HISTORY_GRAPH_PREFIX}${iso(start)}:${id}`;
+}
+
+/** The instances of one attribute in a segment, column by column (the `cgh:instances` JSON). */
+interface AttrColumns {
+  attr: string;
+  /** Instance numbers (instanceId `urn:ngsi-ld:attribute:instance:<n>`). */
+  n: number[];
+  /** observedAt - segment start (ms), null when absent. */
+  o: (number | null)[];
+  /** createdAt - segment start (ms). */
+  c: number[];
+  /** modifiedAt - createdAt (ms). */
+  m: number[];
+  /** Numeric value, or null when the value is in the template. */
+  v: (number | null)[];
+  /** Index of the instance's template (its JSON without times, instanceId and numeric value). */
+  t: number[];
+}
+
+/**
+ * The N-Triples of the history segment of `e` for the hour from `start` (issue 5 "History in the graph";
+ * docs/architecture.md "Temporal history in the graph"), or null when the hour holds no instance (the
+ * graph is then dropped). Subject = graph = {@link segmentGraphIri}; triples: `cgh:entity`, `cgh:start`,
+ * `cgh:end`, `cgh:count` (instances of every attribute), one `<attribute> avg` per attribute with numeric
+ * default-dataset instances (the hourly mean, like the entity's plain value triples), and `cgh:instances`:
+ * every instance of the hour, lossless, as one rdf:JSON literal (ETSI GS CIM 009 v1.8 §4.5.9 members:
+ * value, observedAt, createdAt, modifiedAt, instanceId, datasetId and sub-attributes in the template).
+ */
+export function segmentTriples(index: TemporalIndex, e: TemporalEntity, start: number): string | null {
+  const end = start + SEGMENT_MS;
+  const s = ntIri(segmentGraphIri(e.id, start));
+  const templates: unknown[] = [];
+  const tplAt = new Map<number, number>();
+  const attrs: AttrColumns[] = [];
+  let avgs = "";
+  let count = 0;
+  for (const [attr, ser] of e.attrs) {
+    const from = ser.lowerBound(start);
+    const to = ser.lowerBound(end);
+    if (from >= to) continue;
+    const col: AttrColumns = { attr, n: [], o: [], c: [], m: [], v: [], t: [] };
+    let sum = 0;
+    let nums = 0;
+    for (let i = from; i < to; i++) {
+      let k = tplAt.get(ser.rest[i]);
+      if (k === undefined) {
+        tplAt.set(ser.rest[i], (k = templates.length));
+        templates.push(index.interner.object(ser.rest[i]));
+      }
+      const num = ser.num[i];
+      col.n.push(ser.iid[i]);
+      col.o.push(Number.isNaN(ser.obs[i]) ? null : ser.obs[i] - start);
+      col.c.push(ser.created[i] - start);
+      col.m.push(ser.modified[i] - ser.created[i]);
+      col.v.push(Number.isNaN(num) ? null : num);
+      col.t.push(k);
+      if (!Number.isNaN(num) && index.datasetId(ser.rest[i]) === undefined) {
+        sum += num;
+        nums++;
+      }
+    }
+    count += to - from;
+    attrs.push(col);
+    if (nums > 0) avgs += ntLine(s, attr, ntLiteral(String(sum / nums), XSD_DOUBLE));
+  }
+  if (count === 0) return null;
+  return (
+    ntLine(s, P_ENTITY, ntIri(e.id)) +
+    ntLine(s, P_START, ntLiteral(iso(start), XSD_DATETIME)) +
+    ntLine(s, P_END, ntLiteral(iso(end), XSD_DATETIME)) +
+    ntLine(s, P_COUNT, ntLiteral(String(count), XSD_INTEGER)) +
+    avgs +
+    ntLine(s, P_INSTANCES, ntLiteral(JSON.stringify({ templates, attrs }), RDF_JSON))
+  );
+}
