@@ -116,8 +116,8 @@ function graphBytesPerInstance(index: TemporalIndex): Row[] {
   for (const e of index.entities("")) {
     const s = [...e.attrs.values()][0];
     for (
-      let h = Math.floor(s.time[0] / SEGMENT_MS) * SEGMENT_MS;
-      h <= s.time[s.length - 1];
+      let h = Math.floor(s.time(0) / SEGMENT_MS) * SEGMENT_MS;
+      h <= s.time(s.length - 1);
       h += SEGMENT_MS
     ) {
       const nt = segmentTriples(index, e, h);

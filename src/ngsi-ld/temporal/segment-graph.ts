@@ -83,19 +83,19 @@ export function segmentTriples(index: TemporalIndex, e: TemporalEntity, start: n
     let sum = 0;
     let nums = 0;
     for (let i = from; i < to; i++) {
-      let k = tplAt.get(ser.rest[i]);
+      let k = tplAt.get(ser.rest(i));
       if (k === undefined) {
-        tplAt.set(ser.rest[i], (k = templates.length));
-        templates.push(index.interner.object(ser.rest[i]));
+        tplAt.set(ser.rest(i), (k = templates.length));
+        templates.push(index.interner.object(ser.rest(i)));
       }
-      const num = ser.num[i];
-      col.n.push(ser.iid[i]);
-      col.o.push(Number.isNaN(ser.obs[i]) ? null : ser.obs[i] - start);
-      col.c.push(ser.created[i] - start);
-      col.m.push(ser.modified[i] - ser.created[i]);
+      const num = ser.num(i);
+      col.n.push(ser.iid(i));
+      col.o.push(Number.isNaN(ser.obs(i)) ? null : ser.obs(i) - start);
+      col.c.push(ser.created(i) - start);
+      col.m.push(ser.modified(i) - ser.created(i));
       v.push(Number.isNaN(num) ? null : num);
       t.push(k);
-      if (!Number.isNaN(num) && index.datasetId(ser.rest[i]) === undefined) {
+      if (!Number.isNaN(num) && index.datasetId(ser.rest(i)) === undefined) {
         sum += num;
         nums++;
       }
