@@ -22,6 +22,7 @@ import { entityToTriples, triplesToEntity } from "./ngsi-ld/codec";
 import type { EntityCodec } from "./ngsi-ld/entities/entity-codec";
 import type { Entity } from "./ngsi-ld/model/entity";
 import { GraphCache } from "./store/indexes/graph-cache";
+import { scanGraphs } from "./store/indexes/graph-scan";
 import { EntityRepository } from "./ngsi-ld/entities/entity-repository";
 import { EntityService } from "./ngsi-ld/entities/entity-service";
 import { AttributeService } from "./ngsi-ld/entities/attribute-service";
@@ -92,14 +93,16 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       if (only) l(only);
     });
   const index = new EntityIndex();
+  const idsStart = Date.now();
   await index.rebuild(store);
+  log.info("entity index rebuilt", { entities: index.size(""), ms: Date.now() - idsStart });
   onEntityCommit((e) => index.apply(e));
+  // filled in the background by the one scan below, together with the attribute index
   const geo = new GeoIndex();
-  await geo.rebuild(store);
   onEntityCommit((e) => geo.apply(e));
   const discovery = new DiscoveryIndex(store, index);
   onEntityCommit((e) => discovery.apply(e));
-  const cache = new GraphCache();
+  const cache = new GraphCache(config.graphCacheBytes);
   onEntityCommit((e) => cache.apply(e));
   const loader = new ContextLoader({
     dataDir: config.dataDir,
@@ -122,14 +125,16 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const coreCtx = await contexts.compiled(undefined);
   const attrIndex = new AttributeIndex((t, id) => fastEntityCodec.fromTriples(t, id, coreCtx), coreCtx);
   onEntityCommit((e) => attrIndex.apply(e));
-  const attrStart = Date.now();
-  // built in the background: the service answers at once, queries wait for the index (ready())
-  attrIndex
-    .rebuild(store, (tenant) => [...index.entries(tenant)].map(([id]) => id))
-    .then(
-      () => log.info("attribute index rebuilt", { ms: Date.now() - attrStart }),
-      (e: unknown) => log.error("attribute index rebuild failed", { error: String(e) }),
-    );
+  // One pass over every entity graph fills the attribute and geo indexes, in the background: the service
+  // answers at once, queries wait for the attribute index (ready()) before they consult either index.
+  const scanStart = Date.now();
+  const scan = scanGraphs(store, (t) => index.ids(t), [attrIndex, geo], {
+    progress: (p) => log.info("derived indexes filling", p),
+  });
+  attrIndex.fillingBy(scan).then(
+    () => log.info("derived indexes filled (attribute, geo)", { ms: Date.now() - scanStart }),
+    (e: unknown) => log.error("derived index fill failed", { error: String(e) }),
+  );
   const repo = new EntityRepository(store, index, fastEntityCodec, cache, geo);
   const views = new EntityViewCache(repo, 5_000);
   onEntityCommit((e) => views.apply(e));

@@ -26,6 +26,11 @@ export interface Config {
    * keeps it otherwise). Env `STORE_RECLAIM_QUADS`, default 2,000,000.
    */
   storeReclaimQuads: number;
+  /**
+   * Bytes of entity N-Triples kept in the main thread's graph cache (reads that hit it skip the store
+   * worker). Env `GRAPH_CACHE_BYTES`, default 64 MiB (about 9,000 10-attribute entities).
+   */
+  graphCacheBytes: number;
   /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
   journalCompactBytes: number;
   /** Folder of extra URL -> file context mappings (index.json). Env `PRELOAD_CONTEXTS_DIR`. */
@@ -176,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
     storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 2_000_000, 1000, 1_000_000_000),
+    graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
     journalCompactBytes: intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
     contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),

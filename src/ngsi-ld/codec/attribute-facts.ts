@@ -1,6 +1,5 @@
 import { parseNTriples } from "../../rdf/ntriples/parse";
 import { NGSI_LD_GEOPROPERTY, NGSI_LD_HAS_VALUE, RDF_JSON, RDF_TYPE } from "../../rdf/vocab";
-import type { SelectRow } from "../../store/graph-store";
 import type { JsonValue } from "./types";
 
 /**
@@ -8,8 +7,8 @@ import type { JsonValue } from "./types";
  * entity's attributes, read straight from the entity graph as the codec writes it (ETSI GS CIM 009
  * v1.8 Annex D RDF form: `<entity> <attr> _:b . _:b rdf:type ngsi-ld:<Kind>`, and for a GeoProperty
  * `_:b ngsi-ld:hasValue "<geojson>"^^rdf:JSON`). This file is the ONE place that knows that layout
- * for the indexes: both the per-commit path ({@link attributeFacts}) and the start-up path
- * ({@link attributeFactsSparql} + {@link attributeFactsFromRows}) go through it.
+ * for the indexes: the per-commit path and the start-up scan of every graph both go through
+ * {@link attributeFacts}.
  */
 export interface AttributeFact {
   /** Expanded attribute IRI. */
@@ -59,33 +58,5 @@ export function attributeFacts(triples: string, entityId: string): AttributeFact
     if (kind === NGSI_LD_GEOPROPERTY && v !== undefined) fact.geometry = JSON.parse(v) as JsonValue;
     out.push(fact);
   }
-  return out;
-}
-
-/**
- * The SPARQL SELECT over one tenant that yields, per entity graph, the triples {@link attributeFacts}
- * reads: of every attribute, or only of attributes of kind `kind` (e.g. ngsi-ld:GeoProperty, which the
- * store answers from its type index without touching the other attributes). The type pattern comes
- * first: measured on 20k entities it is 15 % faster than starting from the entity's triples.
- */
-export function attributeFactsSparql(kind?: string): string {
-  const k = kind === undefined ? "?k" : `<${kind}>`;
-  return (
-    `SELECT ?g ?p ?a ${kind === undefined ? "?k " : ""}?v WHERE { GRAPH ?g { ?a a ${k} . ?g ?p ?a . FILTER(isBlank(?a)) ` +
-    `OPTIONAL { ?a <${NGSI_LD_HAS_VALUE}> ?v . FILTER(${k} = <${NGSI_LD_GEOPROPERTY}> && datatype(?v) = <${RDF_JSON}>) } } }`
-  );
-}
-
-/** The facts of every entity graph in the rows of {@link attributeFactsSparql}`(kind)`, by entity id. */
-export function attributeFactsFromRows(rows: SelectRow[], kind?: string): Map<string, AttributeFact[]> {
-  const k = kind === undefined ? undefined : `<${kind}>`;
-  const texts = new Map<string, string>();
-  for (const r of rows) {
-    let line = `${r.g} ${r.p} ${r.a} .\n${r.a}${TYPE_PRED}${k ?? r.k} .\n`;
-    if (r.v !== undefined) line += `${r.a} <${NGSI_LD_HAS_VALUE}> ${r.v} .\n`;
-    texts.set(r.g, (texts.get(r.g) ?? "") + line);
-  }
-  const out = new Map<string, AttributeFact[]>();
-  for (const [g, text] of texts) out.set(g.slice(1, -1), attributeFacts(text, g.slice(1, -1)));
   return out;
 }

@@ -1,11 +1,7 @@
 import type { CommitEvent, GraphStore } from "../../store/graph-store";
 import { type EntityIndex, typesInTriples } from "../../store/indexes/entity-index";
-import {
-  attributeFacts,
-  attributeFactsFromRows,
-  attributeFactsSparql,
-  type AttributeFact,
-} from "../codec/attribute-facts";
+import { scanGraphs, type GraphScanConsumer } from "../../store/indexes/graph-scan";
+import { attributeFacts, type AttributeFact } from "../codec/attribute-facts";
 
 /** Counts by key that forget a key when its count drops to 0. */
 type Counts = Map<string, number>;
@@ -43,11 +39,13 @@ interface TenantStats {
  * then kept current by the change feed. Commits that arrive while it builds are replayed after the
  * build; replaying is idempotent because each commit replaces whole entities.
  */
-export class DiscoveryIndex {
+export class DiscoveryIndex implements GraphScanConsumer {
   private readonly tenants = new Map<string, TenantStats>();
   private building: Promise<void> | undefined;
   private buffer: CommitEvent[] | undefined;
   private built = false;
+  /** Entity records by shape (see {@link shape}). */
+  private readonly shapes = new Map<string, EntityRecord>();
 
   constructor(
     private readonly store: GraphStore,
@@ -80,13 +78,23 @@ export class DiscoveryIndex {
     return this.tenants.get(tenant)?.attrs ?? new Map();
   }
 
+  /** {@link GraphScanConsumer}: starts from empty. */
+  beginScan(): void {
+    this.tenants.clear();
+  }
+
+  /** {@link GraphScanConsumer}: one stored entity graph. */
+  scanGraph(tenant: string, id: string, triples: string): void {
+    this.put(tenant, id, typesInTriples(id, triples), attributeFacts(triples, id));
+  }
+
+  /** {@link GraphScanConsumer}: nothing to finish. */
+  endScan(): void {}
+
+  /** One pass over every entity graph (scanGraphs; 143 s at 100k entities by the former SPARQL SELECT). */
   private async build(): Promise<void> {
     this.buffer = [];
-    for (const tenant of this.entities.tenantNames()) {
-      const facts = attributeFactsFromRows(await this.store.select(tenant, attributeFactsSparql()));
-      for (const [id, types] of this.entities.entries(tenant))
-        this.put(tenant, id, types, facts.get(id) ?? []);
-    }
+    await scanGraphs(this.store, (t) => this.entities.ids(t), [this]);
     this.built = true;
     const pending = this.buffer;
     this.buffer = undefined;
@@ -115,11 +123,25 @@ export class DiscoveryIndex {
       t.entities.delete(id);
       return;
     }
-    const attrs = new Map<string, Counts>();
-    for (const f of facts) bump(attrs.get(f.attribute) ?? setNew(attrs, f.attribute), f.kind, 1);
-    const rec = { types, attrs };
+    const rec = this.shape(types, facts);
     t.entities.set(id, rec);
     this.count(t, rec, 1);
+  }
+
+  /**
+   * The shared record of an entity with these types and attribute instances: most entities of a type
+   * have the same shape, so each entity holds a reference, not its own maps (records are never changed).
+   */
+  private shape(types: string[], facts: AttributeFact[]): EntityRecord {
+    let key = types.join(" ");
+    for (const f of facts) key += "\u0000" + f.attribute + " " + f.kind;
+    let rec = this.shapes.get(key);
+    if (rec === undefined) {
+      const attrs = new Map<string, Counts>();
+      for (const f of facts) bump(attrs.get(f.attribute) ?? setNew(attrs, f.attribute), f.kind, 1);
+      this.shapes.set(key, (rec = { types, attrs }));
+    }
+    return rec;
   }
 
   private count(t: TenantStats, rec: EntityRecord, sign: 1 | -1): void {

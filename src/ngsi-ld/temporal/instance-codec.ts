@@ -110,16 +110,16 @@ export function rowToInstance(
   ctx: CompiledContext,
   sysAttrs: boolean,
 ): AttributeInstance {
-  const tpl = compactedTemplate(index, s.rest[i], ctx);
+  const tpl = compactedTemplate(index, s.rest(i), ctx);
   const out: Record<string, unknown> = { type: tpl.type };
-  if (!Number.isNaN(s.num[i])) out.value = s.num[i];
+  if (!Number.isNaN(s.num(i))) out.value = s.num(i);
   for (const [k, v] of Object.entries(tpl)) if (k !== "type" && k !== "deletedAt") out[k] = v;
-  if (!Number.isNaN(s.obs[i])) out.observedAt = iso(s.obs[i]);
-  out.instanceId = instanceIdOf(s.iid[i]);
-  if (tpl.deletedAt === true) out.deletedAt = iso(s.modified[i]);
+  if (!Number.isNaN(s.obs(i))) out.observedAt = iso(s.obs(i));
+  out.instanceId = instanceIdOf(s.iid(i));
+  if (tpl.deletedAt === true) out.deletedAt = iso(s.modified(i));
   if (sysAttrs) {
-    out.createdAt = iso(s.created[i]);
-    out.modifiedAt = iso(s.modified[i]);
+    out.createdAt = iso(s.created(i));
+    out.modifiedAt = iso(s.modified(i));
   }
   return out as AttributeInstance;
 }
@@ -130,8 +130,8 @@ export function rowToInstance(
  * or `json` member (as the ETSI suite expects, 020_12, 020_15, 020_16).
  */
 export function rowValue(index: TemporalIndex, s: Series, i: number, ctx: CompiledContext): unknown {
-  if (!Number.isNaN(s.num[i])) return s.num[i];
-  const tpl = index.interner.object(s.rest[i]);
+  if (!Number.isNaN(s.num(i))) return s.num(i);
+  const tpl = index.interner.object(s.rest(i));
   switch (tpl.type) {
     case "Relationship":
       return tpl.object;

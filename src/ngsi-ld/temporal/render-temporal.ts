@@ -51,10 +51,10 @@ export function pickEntity(
   for (const [attr, s] of e.attrs) {
     if (view.attrs && !view.attrs.has(attr)) continue;
     const ds = view.datasetIds;
-    const inDs = ds ? (i: number) => ds.has(index.datasetId(s.rest[i]) ?? "@none") : undefined;
+    const inDs = ds ? (i: number) => ds.has(index.datasetId(s.rest(i)) ?? "@none") : undefined;
     const keep =
       q.timeproperty === "deletedAt"
-        ? (i: number) => index.isDeletion(s.rest[i]) && (!inDs || inDs(i))
+        ? (i: number) => index.isDeletion(s.rest(i)) && (!inDs || inDs(i))
         : inDs;
     const p = selectRows(s, q, keep);
     if (p.idx.length === 0) continue;
@@ -141,7 +141,7 @@ export function renderTemporalEntity(
 function byDataset(index: TemporalIndex, s: Series, p: Picked): Map<string | undefined, Picked> {
   const out = new Map<string | undefined, Picked>();
   p.idx.forEach((i, k) => {
-    const ds = index.datasetId(s.rest[i]);
+    const ds = index.datasetId(s.rest(i));
     let g = out.get(ds);
     if (!g) out.set(ds, (g = { idx: [], times: [] }));
     g.idx.push(i);
@@ -151,7 +151,7 @@ function byDataset(index: TemporalIndex, s: Series, p: Picked): Map<string | und
 }
 
 function kindOf(index: TemporalIndex, s: Series, i: number): string {
-  return String(index.interner.object(s.rest[i]).type ?? "Property");
+  return String(index.interner.object(s.rest(i)).type ?? "Property");
 }
 
 function simplified(
@@ -196,10 +196,10 @@ function aggregated(
     const acc = new Accumulator();
     for (; k < g.idx.length && g.times[k] < end; k++) {
       const i = g.idx[k];
-      const num = s.num[i];
+      const num = s.num(i);
       acc.add(
         num,
-        Number.isNaN(num) ? JSON.stringify(index.interner.object(s.rest[i]).value ?? s.rest[i]) : num,
+        Number.isNaN(num) ? JSON.stringify(index.interner.object(s.rest(i)).value ?? s.rest(i)) : num,
       );
     }
     for (const [m, list] of lists) {

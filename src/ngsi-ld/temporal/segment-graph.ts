@@ -23,21 +23,37 @@ export function segmentGraphIri(id: string, start: number): string {
   return `${HISTORY_GRAPH_PREFIX}${iso(start)}:${id}`;
 }
 
-/** The instances of one attribute in a segment, column by column (the `cgh:instances` JSON). */
+/**
+ * The instances of one attribute in a segment, column by column (the `cgh:instances` JSON), in time order.
+ * `n`, `o` and `c` are delta-encoded (the first value, then each value minus the one before), so that a
+ * regular feed costs a few characters per instance; `m` is left out when every instance has
+ * modifiedAt = createdAt, and `t` is one number when every instance has the same template.
+ */
 interface AttrColumns {
   attr: string;
-  /** Instance numbers (instanceId `urn:ngsi-ld:attribute:instance:<n>`). */
+  /** Instance numbers (instanceId `urn:ngsi-ld:attribute:instance:<n>`), delta-encoded. */
   n: number[];
-  /** observedAt - segment start (ms), null when absent. */
+  /** observedAt in ms after the segment start, delta-encoded; null where absent (and not counted). */
   o: (number | null)[];
-  /** createdAt - segment start (ms). */
+  /** createdAt in ms after the segment start, delta-encoded. */
   c: number[];
-  /** modifiedAt - createdAt (ms). */
-  m: number[];
+  /** modifiedAt - createdAt (ms); absent when all 0. */
+  m?: number[];
   /** Numeric value, or null when the value is in the template. */
   v: (number | null)[];
-  /** Index of the instance's template (its JSON without times, instanceId and numeric value). */
-  t: number[];
+  /** Index of each instance's template (its JSON without times, instanceId and numeric value); one number when all share one. */
+  t: number[] | number;
+}
+
+/** Delta encoding of a column: the first value, then differences (nulls kept, skipped as references). */
+function deltas(xs: (number | null)[]): (number | null)[] {
+  let prev = 0;
+  return xs.map((x) => {
+    if (x === null) return null;
+    const d = x - prev;
+    prev = x;
+    return d;
+  });
 }
 
 /**
@@ -61,29 +77,39 @@ export function segmentTriples(index: TemporalIndex, e: TemporalEntity, start: n
     const from = ser.lowerBound(start);
     const to = ser.lowerBound(end);
     if (from >= to) continue;
-    const col: AttrColumns = { attr, n: [], o: [], c: [], m: [], v: [], t: [] };
+    const col = { n: [] as number[], o: [] as (number | null)[], c: [] as number[], m: [] as number[] };
+    const v: (number | null)[] = [];
+    const t: number[] = [];
     let sum = 0;
     let nums = 0;
     for (let i = from; i < to; i++) {
-      let k = tplAt.get(ser.rest[i]);
+      let k = tplAt.get(ser.rest(i));
       if (k === undefined) {
-        tplAt.set(ser.rest[i], (k = templates.length));
-        templates.push(index.interner.object(ser.rest[i]));
+        tplAt.set(ser.rest(i), (k = templates.length));
+        templates.push(index.interner.object(ser.rest(i)));
       }
-      const num = ser.num[i];
-      col.n.push(ser.iid[i]);
-      col.o.push(Number.isNaN(ser.obs[i]) ? null : ser.obs[i] - start);
-      col.c.push(ser.created[i] - start);
-      col.m.push(ser.modified[i] - ser.created[i]);
-      col.v.push(Number.isNaN(num) ? null : num);
-      col.t.push(k);
-      if (!Number.isNaN(num) && index.datasetId(ser.rest[i]) === undefined) {
+      const num = ser.num(i);
+      col.n.push(ser.iid(i));
+      col.o.push(Number.isNaN(ser.obs(i)) ? null : ser.obs(i) - start);
+      col.c.push(ser.created(i) - start);
+      col.m.push(ser.modified(i) - ser.created(i));
+      v.push(Number.isNaN(num) ? null : num);
+      t.push(k);
+      if (!Number.isNaN(num) && index.datasetId(ser.rest(i)) === undefined) {
         sum += num;
         nums++;
       }
     }
     count += to - from;
-    attrs.push(col);
+    attrs.push({
+      attr,
+      n: deltas(col.n) as number[],
+      o: deltas(col.o),
+      c: deltas(col.c) as number[],
+      ...(col.m.some((x) => x !== 0) ? { m: col.m } : {}),
+      v,
+      t: t.every((x) => x === t[0]) ? t[0] : t,
+    });
     if (nums > 0) avgs += ntLine(s, attr, ntLiteral(String(sum / nums), XSD_DOUBLE));
   }
   if (count === 0) return null;

@@ -107,7 +107,7 @@ export class SegmentSealer {
     let t = memo.get(e);
     if (t === undefined) {
       t = -Infinity;
-      for (const s of e.attrs.values()) if (s.length) t = Math.max(t, s.time[s.length - 1]);
+      for (const s of e.attrs.values()) if (s.length) t = Math.max(t, s.time(s.length - 1));
       memo.set(e, t);
     }
     return t;

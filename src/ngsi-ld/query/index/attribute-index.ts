@@ -1,5 +1,6 @@
 import type { CompiledContext } from "../../../rdf/compiled-context";
 import type { CommitEvent, GraphStore } from "../../../store/graph-store";
+import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
 import { attributeNames, Entity, instancesOf, typesOf } from "../../model/entity";
 import type { AttributeInstance } from "../../model/normalize-attribute";
 import { instanceTargets } from "../q/q-evaluate";
@@ -126,11 +127,9 @@ export type GraphDecoder = (triples: string, id: string) => Entity;
  * attribute IRI the values of every entity, derived through the codec from the stored graphs. Rebuilt
  * from the graph at start and kept current by the change feed; a cache that the q evaluator checks.
  */
-export class AttributeIndex {
+export class AttributeIndex implements GraphScanConsumer {
   private readonly tenants = new Map<string, TenantAttributeIndex>();
   private building: Promise<void> = Promise.resolve();
-  /** During a rebuild: the entities written since it began (tenant NUL id). */
-  private touched: Set<string> | undefined;
 
   /**
    * @param decode the codec's triples -> entity, compacted with `ctx`
@@ -149,12 +148,20 @@ export class AttributeIndex {
   }
 
   /**
-   * Rebuilds everything from the store: reads every graph of `ids` per tenant, in chunks. Writes that
-   * commit meanwhile are applied as they come and win over what the rebuild read (the rebuild may have
-   * read their graph before the write). {@link ready} resolves when it is done.
+   * Rebuilds everything from the store on its own: reads every graph of `ids` per tenant, in chunks
+   * (scanGraphs). Writes that commit meanwhile are applied as they come and win over what the rebuild
+   * read. {@link ready} resolves when it is done.
    */
   rebuild(store: GraphStore, idsOf: (tenant: string) => Iterable<string>): Promise<void> {
-    this.building = this.load(store, idsOf);
+    return this.fillingBy(scanGraphs(store, idsOf, [this]));
+  }
+
+  /**
+   * Marks the index as being filled by `scan` (a {@link scanGraphs} that includes it, run by the
+   * caller together with other indexes): {@link ready} waits for it. Returns a promise of its end.
+   */
+  fillingBy(scan: Promise<unknown>): Promise<void> {
+    this.building = scan.then(() => undefined);
     return this.building;
   }
 
@@ -163,36 +170,23 @@ export class AttributeIndex {
     return this.building;
   }
 
-  private async load(store: GraphStore, idsOf: (tenant: string) => Iterable<string>): Promise<void> {
+  /** {@link GraphScanConsumer}: starts from empty. */
+  beginScan(): void {
     this.tenants.clear();
-    const touched = (this.touched = new Set());
-    try {
-      for (const tenant of await store.tenants()) {
-        const ids = [...idsOf(tenant)];
-        const t = this.tenant(tenant);
-        const CHUNK = 2000;
-        const fetch = (i: number) => store.readGraphs(tenant, ids.slice(i, i + CHUNK));
-        // the store worker reads the next chunk while this thread decodes the current one
-        let next = ids.length ? fetch(0) : undefined;
-        for (let i = 0; next; i += CHUNK) {
-          const graphs = await next;
-          next = i + CHUNK < ids.length ? fetch(i + CHUNK) : undefined;
-          graphs.forEach((g, k) => {
-            const id = ids[i + k];
-            if (g && !touched.has(tenant + "\u0000" + id)) t.put(this.decode(g, id), this.ctx);
-          });
-        }
-      }
-    } finally {
-      this.touched = undefined;
-    }
   }
+
+  /** {@link GraphScanConsumer}: one stored entity graph, decoded through the codec. */
+  scanGraph(tenant: string, id: string, triples: string): void {
+    this.tenant(tenant).put(this.decode(triples, id), this.ctx);
+  }
+
+  /** {@link GraphScanConsumer}: nothing to finish. */
+  endScan(): void {}
 
   /** Applies one committed write (the change-feed listener). */
   apply(event: CommitEvent): void {
     const t = this.tenant(event.tenant);
     for (const w of event.writes) {
-      this.touched?.add(event.tenant + "\u0000" + w.graph);
       if (w.triples === null) t.remove(w.graph);
       else t.put(this.decode(w.triples, w.graph), this.ctx);
     }

@@ -5,6 +5,8 @@ import { compileContext } from "../../../../src/rdf/compile-context";
 import type { CommitEvent, GraphStore } from "../../../../src/store/graph-store";
 import { Rng } from "../codec/entity-generator";
 import { CORE_URL, loadContext } from "../codec/local-contexts";
+import { EntityIndex } from "../../../../src/store/indexes/entity-index";
+import { scanGraphs } from "../../../../src/store/indexes/graph-scan";
 import { withTempStore } from "../../store/helpers";
 import { geometry, geoQuery } from "./random-geo";
 
@@ -149,6 +151,35 @@ describe("GeoIndex (ETSI GS CIM 009 v1.8 §4.10; DESIGN.md derived indexes)", ()
         expect(rebuilt.matches("", q).sort()).to.deep.equal(want);
         expect(fed.matches("", q).sort()).to.deep.equal(want);
         expect(rebuilt.matches("t2", q).sort()).to.deep.equal(fed.matches("t2", q).sort());
+      }
+    });
+
+    it("filled by one scan while commits replace and delete entities: the feed's state wins", async () => {
+      const rng = new Rng(11);
+      const live = new Map<string, NgsiEntity>();
+      for (let b = 0; b < 6; b++) {
+        const batch = Array.from({ length: 500 }, (_, k) => entity(rng, b * 500 + k));
+        await store.commit("", batch.map(write), null);
+        for (const e of batch) live.set(e.id, e);
+      }
+      const scanned = new GeoIndex();
+      const off = store.onCommit((e) => scanned.apply(e));
+      const ids = new EntityIndex();
+      await ids.rebuild(store);
+      const done = scanGraphs(store, (t) => ids.ids(t), [scanned], { chunk: 50 });
+      for (let k = 0; k < 20; k++) {
+        const replaced = Array.from({ length: 10 }, () => entity(rng, rng.int(3000)));
+        const gone = `urn:ngsi-ld:Thing:${rng.int(3000)}`;
+        const writes = [...new Map(replaced.map((e) => [e.id, e])).values()].filter((e) => e.id !== gone);
+        await store.commit("", [...writes.map(write), { graph: gone, triples: null }], null);
+        for (const e of writes) live.set(e.id, e);
+        live.delete(gone);
+      }
+      await done;
+      off();
+      for (let n = 0; n < 100; n++) {
+        const q = geoQuery(rng, geometriesOf(live), rng.chance(0.2) ? AREA : undefined);
+        expect(scanned.matches("", q).sort()).to.deep.equal(naive(live, q));
       }
     });
   });

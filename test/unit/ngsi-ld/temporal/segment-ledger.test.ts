@@ -85,10 +85,13 @@ describe("temporal: segment ledger and segment graph (issue 5 history in the gra
     const json = /"(\{.*\})"\^\^<http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#JSON> \.$/.exec(lines[5])!;
     const seg = JSON.parse(JSON.parse(`"${json[1]}"`) as string) as {
       templates: unknown[];
-      attrs: { n: number[]; o: number[]; v: (number | null)[]; t: number[] }[];
+      attrs: { n: number[]; o: number[]; c: number[]; m?: number[]; v: (number | null)[]; t: number[] }[];
     };
-    expect(seg.attrs[0].n).to.deep.equal([1, 2, 3, 4]);
-    expect(seg.attrs[0].o).to.deep.equal([0, 600_000, 900_000, 1_200_000]);
+    // n, o and c delta-encoded; m left out (modifiedAt = createdAt everywhere)
+    expect(seg.attrs[0].n).to.deep.equal([1, 1, 1, 1]);
+    expect(seg.attrs[0].o).to.deep.equal([0, 600_000, 300_000, 300_000]);
+    expect(seg.attrs[0].c).to.deep.equal([0, 600_000, 300_000, 300_000]);
+    expect(seg.attrs[0].m).to.equal(undefined);
     expect(seg.attrs[0].v).to.deep.equal([10, 20, 99, null]);
     expect(seg.attrs[0].t.map((k) => seg.templates[k])).to.deep.equal([
       { type: "Property" },
