@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import fetch from "node-fetch";
+import fetch, { FetchError } from "node-fetch";
 import type { NotificationJob } from "./notification-job";
 
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -9,25 +9,23 @@ const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
 /**
  * Sends a notification by HTTP POST (ETSI GS CIM 009 v1.8 §7.2 / GS CIM 004 HTTP binding) with node-fetch
  * over keep-alive connections. Resolves on a 2xx answer; throws on any other status, a network error or
- * when `timeoutMs` passes (the request is then aborted).
+ * when `timeoutMs` passes before the answer's body is read (node-fetch's `timeout`: the request is then
+ * aborted).
  */
 export async function sendHttp(job: NotificationJob, timeoutMs: number): Promise<void> {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), timeoutMs);
   try {
     const res = await fetch(job.uri, {
       method: "POST",
       headers: job.headers,
       body: job.body,
       agent: (u) => (u.protocol === "https:" ? httpsAgent : httpAgent),
-      signal: abort.signal as never,
+      timeout: timeoutMs,
     });
     await res.arrayBuffer();
     if (res.status < 200 || res.status > 299) throw new Error(`receiver answered HTTP ${res.status}`);
   } catch (e) {
-    if (abort.signal.aborted) throw new Error(`no answer within ${timeoutMs} ms`);
+    if (e instanceof FetchError && /timeout/.test(e.type))
+      throw new Error(`no answer within ${timeoutMs} ms`);
     throw e;
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -35,6 +35,15 @@ const isEntityMeta = (m: unknown): m is EntityChangeMeta =>
  * rendering, showChanges, what a deletion shows, and the endpoint's accept with the @context it embeds.
  */
 function textKey(cs: CompiledSubscription, deletedAsAttributes: boolean): string {
+  let keys = textKeys.get(cs);
+  if (!keys) textKeys.set(cs, (keys = [textKeyOf(cs, false), textKeyOf(cs, true)]));
+  return keys[deletedAsAttributes ? 1 : 0];
+}
+
+/** {@link textKey} per compiled subscription (a subscription change compiles a new one). */
+const textKeys = new WeakMap<CompiledSubscription, [string, string]>();
+
+function textKeyOf(cs: CompiledSubscription, deletedAsAttributes: boolean): string {
   const { sub, context } = cs.record;
   const n = sub.notification;
   return JSON.stringify([
