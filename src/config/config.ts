@@ -27,8 +27,9 @@ export interface Config {
    */
   storeReclaimQuads: number;
   /**
-   * Bytes of entity N-Triples kept in the main thread's graph cache (reads that hit it skip the store
-   * worker). Env `GRAPH_CACHE_BYTES`, default 64 MiB (about 9,000 10-attribute entities).
+   * Size of the main thread's graph cache, in characters of entity N-Triples (reads that hit it skip the
+   * store worker). Env `GRAPH_CACHE_BYTES`, default 64 Mi (about 9,000 10-attribute entities, ~106 MB of
+   * heap measured with V8's string and map overhead).
    */
   graphCacheBytes: number;
   /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */

@@ -6,14 +6,14 @@ import type { CommitEvent } from "../graph-store";
  * feed: every committed write replaces or removes the cached text, so it never serves stale data once the
  * write is acknowledged.
  *
- * Bounded by bytes of text (config `GRAPH_CACHE_BYTES`), not by entries: a 10-attribute entity is about
+ * Bounded by characters of text (config `GRAPH_CACHE_BYTES`), not by entries: a 10-attribute entity is about
  * 7 KB of N-Triples, so the former 20,000 entries held 143 MB of heap at 100k entities (bench/memory.ts).
  */
 export class GraphCache {
   private readonly map = new Map<string, string>();
   private bytes = 0;
 
-  /** @param capacityBytes total length of the cached texts (characters, one byte each for ASCII) */
+  /** @param capacityBytes total length of the cached texts, in characters */
   constructor(private readonly capacityBytes = 64 * 1024 * 1024) {}
 
   /** The cached triples of `graph` in `tenant`, refreshing its recency. */

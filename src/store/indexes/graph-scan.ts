@@ -61,6 +61,8 @@ export async function scanGraphs(
           handed++;
           for (const c of consumers) c.scanGraph(tenant, id, g);
         });
+        // let HTTP requests and commits in between chunks (a prefetched chunk would resolve at once)
+        await new Promise<void>((r) => setImmediate(r));
         const done = Math.min(i + chunk, ids.length);
         if (done % (chunk * 80) === 0 || done === ids.length)
           opts.progress?.({
