@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { benchCodec } from "./codec";
 import { benchGeoIndex } from "./geo-index";
 import { bareKoa, flags, withCpu } from "./lib/ceilings";
+import type { CpuUse } from "./lib/cpu-share";
 import { peakRssBytes, rssBytes, stopChild } from "./lib/child";
 import { batchUpsert, getEntities, postEntities, type IdCounter } from "./lib/http-scenarios";
 import { nquadsOf, nquadsSource, rawIngest, type RawIngestResult } from "./lib/raw-ingest";
@@ -39,6 +40,21 @@ async function main(): Promise<void> {
   run.rows = rows;
   const file = writeResults(run);
   say(`\n${formatTable(rows)}\n\nJSON: ${file} (and bench/results/latest.json)`);
+}
+
+/**
+ * CPU µs the service spent per request (or entity) during a scenario, and its main thread's part: what
+ * the throughput would be if the service had the machine's cores to itself (docs/performance.md).
+ */
+function cpuPerItem(scenario: string, figure: string, cpu: CpuUse, perSec: number): Row {
+  const us = (cores: number): number => (perSec > 0 ? (cores / perSec) * 1e6 : NaN);
+  return info(
+    scenario,
+    figure,
+    us(cpu.serviceCores),
+    "µs",
+    `main thread ${us(cpu.mainThreadCores).toFixed(0)} µs, other threads ${us(cpu.serviceCores - cpu.mainThreadCores).toFixed(0)} µs`,
+  );
 }
 
 /** The scenarios of issue 2: codec, bare Koa, POST, GET by id, batch fill, RSS, restart, raw ingest. */
@@ -174,6 +190,7 @@ async function issue2(s: Settings, rows: Row[], run: Record<string, unknown>): P
         `p50 ${post.latencyMs.p50} max ${post.latencyMs.max}`,
       ),
     );
+    rows.push(cpuPerItem("POST /entities", "server CPU per request", post.cpu, post.okPerSec));
     rows.push(atLeast("GET /entities/{id}", "req/s", get.okPerSec, "req/s", 10000, flags(get)));
     rows.push(
       info(
@@ -185,6 +202,7 @@ async function issue2(s: Settings, rows: Row[], run: Record<string, unknown>): P
       ),
     );
     rows.push(info("batch upsert x1000", "entities/s", batch.entitiesPerSec, "ent/s", flags(batch)));
+    rows.push(cpuPerItem("batch upsert x1000", "server CPU per entity", batch.cpu, batch.entitiesPerSec));
     rows.push(
       atLeast(
         "batch upsert x1000",

@@ -19,7 +19,9 @@ export function flags(r: LoadResult & { cpu?: CpuUse }): string | undefined {
   }
   if (r.cpu) {
     const c = r.cpu;
-    notes.push(`cores: server ${c.serviceCores}, load gen ${c.benchCores}, other ${c.foreignCores}`);
+    notes.push(
+      `cores: server ${c.serviceCores} (main thread ${c.mainThreadCores}), load gen ${c.benchCores}, other ${c.foreignCores}`,
+    );
   }
   return notes.length ? notes.join("; ") : undefined;
 }

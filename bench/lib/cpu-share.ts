@@ -16,6 +16,8 @@ export interface CpuReading {
   bench: number;
   /** The child processes (the service under test). */
   children: number;
+  /** The main (HTTP) thread of the first child: its thread id is its pid. */
+  mainThread: number;
 }
 
 function machineBusy(): number {
@@ -24,9 +26,13 @@ function machineBusy(): number {
   return cpu[0] + cpu[1] + cpu[2] + cpu[5] + cpu[6] + (cpu[7] ?? 0);
 }
 
-function processTicks(pid: number): number {
+/** utime + stime of a process (`/proc/<pid>/stat`) or of one of its threads (`/proc/<pid>/task/<tid>/stat`). */
+function processTicks(pid: number, tid?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(
+      tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,
+      "utf8",
+    );
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return Number(f[11]) + Number(f[12]); // utime, stime (fields 14, 15)
   } catch {
@@ -38,12 +44,24 @@ function processTicks(pid: number): number {
 export function readCpu(pids: (number | undefined)[]): CpuReading {
   let children = 0;
   for (const p of pids) if (p !== undefined) children += processTicks(p);
-  return { at: performance.now(), machineBusy: machineBusy(), bench: processTicks(process.pid), children };
+  const main = pids[0] === undefined ? 0 : processTicks(pids[0], pids[0]);
+  return {
+    at: performance.now(),
+    machineBusy: machineBusy(),
+    bench: processTicks(process.pid),
+    children,
+    mainThread: main,
+  };
 }
 
 /** CPU use between two readings, in cores (CPU seconds per wall second). */
 export interface CpuUse {
   serviceCores: number;
+  /**
+   * Of `serviceCores`, the service's main thread (HTTP, JSON, codec, indexes); the rest is its other
+   * threads: the store worker (Oxigraph, journal), V8's GC helpers and libuv's pool (fsync).
+   */
+  mainThreadCores: number;
   benchCores: number;
   foreignCores: number;
 }
@@ -55,5 +73,10 @@ export function cpuBetween(a: CpuReading, b: CpuReading): CpuUse {
   const bench = (b.bench - a.bench) / HZ;
   const busy = (b.machineBusy - a.machineBusy) / HZ;
   const r = (x: number): number => Number((x / wall).toFixed(2));
-  return { serviceCores: r(svc), benchCores: r(bench), foreignCores: r(Math.max(0, busy - svc - bench)) };
+  return {
+    serviceCores: r(svc),
+    mainThreadCores: r((b.mainThread - a.mainThread) / HZ),
+    benchCores: r(bench),
+    foreignCores: r(Math.max(0, busy - svc - bench)),
+  };
 }

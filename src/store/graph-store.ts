@@ -89,8 +89,13 @@ export interface GraphStore {
    * Applies `writes` atomically to `tenant` and resolves once the journal record is on disk
    * (fsync, group commit). Rejects with AppError("StoreFull") past the quad ceiling, with nothing
    * applied. Emits one CommitEvent (carrying `meta`) to every listener after the disk write.
+   *
+   * `onApplied`, if given, is called once the write is applied and can no longer be refused (only the
+   * disk can still fail it), while its journal record is being written: for state that must be as
+   * durable as the write and has its own log (the temporal history), so that both fsyncs overlap
+   * instead of adding up. The commit then resolves only after its promise too (and rejects with it).
    */
-  commit<M>(tenant: string, writes: GraphWrite[], meta: M): Promise<number>;
+  commit<M>(tenant: string, writes: GraphWrite[], meta: M, onApplied?: () => Promise<void>): Promise<number>;
   /** N-Triples of each named graph, or null where the graph does not exist. */
   readGraphs(tenant: string, graphs: string[]): Promise<(string | null)[]>;
   /** SPARQL SELECT / ASK over one tenant's dataset (union default graph off). */

@@ -2,7 +2,14 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors";
 import type { CommitEvent, GraphStore, GraphWrite, SelectRow, StoreStats } from "./graph-store";
-import type { StoreRequest, StoreResponse, WorkerEvent, WorkerOptions } from "./worker/protocol";
+import type {
+  AppliedNotice,
+  StoreMessage,
+  StoreRequest,
+  StoreResponse,
+  WorkerEvent,
+  WorkerOptions,
+} from "./worker/protocol";
 import { toAppError } from "./worker/wire-error";
 
 /** Options of {@link openGraphStore}. */
@@ -24,7 +31,7 @@ export interface OpenStoreOptions {
 }
 
 type Ok = { id: number; ok: true; value?: unknown };
-type Pending = { resolve: (v: Ok) => void; reject: (e: AppError) => void };
+type Pending = { resolve: (v: Ok) => void; reject: (e: AppError) => void; applied?: () => void };
 /** Distributes Omit over a union, so each request variant loses its `id`. */
 type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 
@@ -58,7 +65,11 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   };
 
   await new Promise<void>((resolve, reject) => {
-    worker.on("message", (m: StoreResponse | WorkerEvent) => {
+    const receive = (m: StoreResponse | WorkerEvent | AppliedNotice): void => {
+      if ("applied" in m) {
+        pending.get(m.id)?.applied?.();
+        return;
+      }
       if ("event" in m) {
         if (m.event === "ready") {
           log("info", "store ready", { ...m.stats, replayed: m.replayed, ms: m.ms });
@@ -78,6 +89,10 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       pending.delete(m.id);
       if (m.ok) p.resolve(m);
       else p.reject(toAppError(m.error));
+    };
+    worker.on("message", (m: StoreMessage<StoreResponse | WorkerEvent | AppliedNotice>) => {
+      if (Array.isArray(m)) for (const x of m) receive(x);
+      else receive(m);
     });
     worker.on("error", (e) => {
       log("error", "store worker crashed", { error: e.message });
@@ -91,12 +106,19 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     });
   });
 
-  const call = (req: WithoutId<StoreRequest>): Promise<Ok> => {
+  // the requests of one event-loop turn go to the worker in one message (protocol StoreMessage)
+  let outbox: StoreRequest[] = [];
+  const flush = (): void => {
+    const out = outbox;
+    outbox = [];
+    if (!fatal) worker.postMessage(out.length === 1 ? out[0] : out);
+  };
+  const call = (req: WithoutId<StoreRequest>, applied?: () => void): Promise<Ok> => {
     if (fatal) return Promise.reject(new AppError("InternalError", fatal));
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ ...req, id });
+      pending.set(id, { resolve, reject, applied });
+      if (outbox.push({ ...req, id } as StoreRequest) === 1) setImmediate(flush);
     });
   };
 
@@ -111,10 +133,22 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   };
 
   return {
-    async commit<M>(tenant: string, writes: GraphWrite[], meta: M): Promise<number> {
+    async commit<M>(
+      tenant: string,
+      writes: GraphWrite[],
+      meta: M,
+      onApplied?: () => Promise<void>,
+    ): Promise<number> {
+      let alongside: Promise<void> | undefined;
+      const start = (): void => {
+        alongside = onApplied?.();
+        alongside?.catch(() => undefined); // awaited below; an early rejection is not unhandled
+      };
+      const notifyApplied = onApplied !== undefined;
       // Acks arrive in seq order and each resolves in that order, so listeners see seq order.
-      const seq = (await call({ op: "commit", tenant, writes })).value as number;
+      const seq = (await call({ op: "commit", tenant, writes, notifyApplied }, start)).value as number;
       emit({ seq, tenant, writes, meta });
+      await alongside;
       return seq;
     },
     async readGraphs(tenant, graphs) {

@@ -37,9 +37,10 @@ export class EntityRepository {
   ) {}
 
   /**
-   * Adds a hook awaited after every commit, before the write is acknowledged: for derived state that
-   * must be as durable as the entity (the temporal history, issue 5). A hook failing fails the write's
-   * acknowledgement, though the entity change itself is already committed.
+   * Adds a hook awaited for every commit before the write is acknowledged: for derived state that
+   * must be as durable as the entity (the temporal history, issue 5). It runs once the store has
+   * applied the write (GraphStore.commit `onApplied`), alongside the journal's fsync, in commit order.
+   * A hook failing fails the write's acknowledgement, though the entity change itself is committed.
    */
   onDurableCommit(hook: (tenant: string, meta: EntityChangeMeta) => Promise<void>): void {
     this.durableHooks.push(hook);
@@ -114,8 +115,11 @@ export class EntityRepository {
       for (const e of await this.readMany(tenant, unknown, ctx)) if (e) before.set(e.id, e);
     }
     const meta: EntityChangeMeta = { operation, after, before, ctx };
-    const seq = await this.store.commit(tenant, writes, meta);
-    for (const hook of this.durableHooks) await hook(tenant, meta);
+    const hooks = this.durableHooks;
+    const alongside = hooks.length
+      ? async () => void (await Promise.all(hooks.map((h) => h(tenant, meta))))
+      : undefined;
+    const seq = await this.store.commit(tenant, writes, meta, alongside);
     await this.barrier?.(seq);
   }
 }

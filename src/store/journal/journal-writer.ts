@@ -88,7 +88,10 @@ export class JournalWriter {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise((resolve, reject) => {
       this.queue.push(make((err) => (err ? reject(err) : resolve())));
-      if (!this.running) void this.run();
+      if (this.running) return;
+      // start at the end of this turn: every record appended in the same turn goes in one write
+      this.running = true;
+      queueMicrotask(() => void this.run());
     });
   }
 

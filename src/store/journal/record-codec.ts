@@ -1,12 +1,7 @@
 import { crc32 } from "node:zlib";
-import type { GraphWrite } from "../graph-store";
+import { BINARY_TAG, decodeBinaryPayload, encodeBinaryPayload, type JournalRecord } from "./binary-record";
 
-/** One committed change as kept in the journal (DESIGN.md "Durability is ours to build"). */
-export interface JournalRecord {
-  seq: number;
-  tenant: string;
-  writes: GraphWrite[];
-}
+export type { JournalRecord };
 
 /** Bytes of the record header: payload length (u32 LE) then CRC-32 of the payload (u32 LE). */
 export const HEADER_BYTES = 8;
@@ -20,6 +15,14 @@ export function encodeRecord<T = JournalRecord>(r: T): Buffer {
   const out = Buffer.allocUnsafe(HEADER_BYTES + Buffer.byteLength(json, "utf8"));
   const len = out.write(json, HEADER_BYTES, "utf8");
   out.writeUInt32LE(len, 0);
+  out.writeUInt32LE(crc32(out.subarray(HEADER_BYTES)), 4);
+  return out;
+}
+
+/** Encodes a journal record as header + binary payload (binary-record.ts); what the store worker appends. */
+export function encodeJournalRecord(r: JournalRecord): Buffer {
+  const out = encodeBinaryPayload(r, HEADER_BYTES);
+  out.writeUInt32LE(out.length - HEADER_BYTES, 0);
   out.writeUInt32LE(crc32(out.subarray(HEADER_BYTES)), 4);
   return out;
 }
@@ -50,7 +53,10 @@ function allZero(buf: Buffer, from: number): boolean {
   return true;
 }
 
-/** Decodes a segment; stops at the first incomplete or corrupt record and classifies the damage. */
+/**
+ * Decodes a segment; stops at the first incomplete or corrupt record and classifies the damage. A
+ * payload is JSON ({@link encodeRecord}) or a binary journal record ({@link encodeJournalRecord}).
+ */
 export function decodeSegment<T = JournalRecord>(buf: Buffer): DecodedSegment<T> {
   const records: T[] = [];
   let at = 0;
@@ -69,7 +75,10 @@ export function decodeSegment<T = JournalRecord>(buf: Buffer): DecodedSegment<T>
     if (crc32(payload) !== buf.readUInt32LE(at + 4)) return stop("checksum mismatch", end);
     let rec: T;
     try {
-      rec = JSON.parse(payload.toString("utf8")) as T;
+      rec =
+        payload[0] === BINARY_TAG
+          ? (decodeBinaryPayload(payload) as T)
+          : (JSON.parse(payload.toString("utf8")) as T);
     } catch {
       return stop("unreadable payload", end);
     }

@@ -2,7 +2,14 @@ import type { GraphWrite, StoreStats } from "../graph-store";
 
 /** Requests from the main thread to the store worker (DESIGN.md "The store lives in a worker thread"). */
 export type StoreRequest =
-  | { id: number; op: "commit"; tenant: string; writes: GraphWrite[] }
+  | {
+      id: number;
+      op: "commit";
+      tenant: string;
+      writes: GraphWrite[];
+      /** Ask for an {@link AppliedNotice} once the write is applied, before its journal record is durable. */
+      notifyApplied?: boolean;
+    }
   | { id: number; op: "read"; tenant: string; graphs: string[] }
   | { id: number; op: "select"; tenant: string; sparql: string }
   | { id: number; op: "tenants" }
@@ -11,6 +18,12 @@ export type StoreRequest =
   | { id: number; op: "health" }
   | { id: number; op: "ping" }
   | { id: number; op: "close" };
+
+/**
+ * One postMessage carries one request or several: the main thread sends every request of one event-loop
+ * turn together, and the worker sends the answers of one turn together (a message costs tens of µs).
+ */
+export type StoreMessage<T> = T | T[];
 
 /** Options the worker is started with (see `openGraphStore`). */
 export interface WorkerOptions {
@@ -32,6 +45,16 @@ export interface WireError {
 /** Answers of the worker; `value` holds the result (the seq for commits). */
 export type StoreResponse =
   { id: number; ok: true; value?: unknown } | { id: number; ok: false; error: WireError };
+
+/**
+ * Sent for a commit with `notifyApplied` once it is applied in memory: it can no longer be refused, only
+ * fail with the disk. Always before the commit's answer. Lets the main thread write state that must be
+ * as durable as the commit (the temporal history) while the journal record is being fsynced.
+ */
+export interface AppliedNotice {
+  id: number;
+  applied: true;
+}
 
 /** Unsolicited messages: the worker is ready, wants something logged, or has failed for good. */
 export type WorkerEvent =

@@ -3,9 +3,17 @@ import { parentPort, workerData } from "node:worker_threads";
 import { AppError } from "../../errors";
 import type { GraphWrite, StoreStats } from "../graph-store";
 import { JournalWriter } from "../journal/journal-writer";
-import { encodeRecord } from "../journal/record-codec";
+import { encodeJournalRecord } from "../journal/record-codec";
 import { Compactor } from "../snapshot/compactor";
-import type { StoreRequest, StoreResponse, WireError, WorkerEvent, WorkerOptions } from "./protocol";
+import type {
+  AppliedNotice,
+  StoreMessage,
+  StoreRequest,
+  StoreResponse,
+  WireError,
+  WorkerEvent,
+  WorkerOptions,
+} from "./protocol";
 import { MemoryReclaimer } from "./memory-reclaim";
 import { preGrowWasmMemory, recover } from "./recovery";
 import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
@@ -21,7 +29,20 @@ if (!port) throw new Error("store-worker must run in a worker thread");
 const opts = workerData as WorkerOptions;
 const dir = path.join(opts.dataDir, "store");
 const datasets = new TenantDatasets(opts.maxQuads);
-const send = (m: StoreResponse | WorkerEvent): void => port.postMessage(m);
+/** Answers of this turn, posted together in one message at the end of it (protocol StoreMessage). */
+let outbox: (StoreResponse | WorkerEvent | AppliedNotice)[] = [];
+const flush = (): void => {
+  if (outbox.length === 0) return;
+  const out = outbox;
+  outbox = [];
+  port.postMessage(out.length === 1 ? out[0] : out);
+};
+const send = (m: StoreResponse | WorkerEvent | AppliedNotice): void => {
+  const first = outbox.push(m) === 1;
+  // events (logs of a long recovery, fatal) go out at once, after what was queued before them
+  if ("event" in m) flush();
+  else if (first) queueMicrotask(flush);
+};
 const log = (level: "info" | "warn" | "error", msg: string, fields?: object): void =>
   send({ event: "log", level, msg, fields });
 
@@ -56,12 +77,13 @@ function wireError(e: unknown): WireError {
   return { kind: "InternalError", message: e instanceof Error ? e.message : String(e) };
 }
 
-function commit(id: number, tenant: string, writes: GraphWrite[]): void {
+function commit(id: number, tenant: string, writes: GraphWrite[], notifyApplied?: boolean): void {
   if (journal.failure)
     throw new AppError("InternalError", `The journal is not writable: ${journal.failure.message}`);
   datasets.apply(tenant, writes);
+  if (notifyApplied) send({ id, applied: true });
   const mySeq = ++seq;
-  journal.append(encodeRecord({ seq: mySeq, tenant, writes })).then(
+  journal.append(encodeJournalRecord({ seq: mySeq, tenant, writes })).then(
     () => send({ id, ok: true, value: mySeq }),
     (e: Error) => {
       log("error", "store journal write failed; commits are refused from now on", { error: e.message });
@@ -84,7 +106,7 @@ function reply(id: number, p: Promise<unknown>): void {
 function handle(req: StoreRequest): void {
   switch (req.op) {
     case "commit":
-      return commit(req.id, req.tenant, req.writes);
+      return commit(req.id, req.tenant, req.writes, req.notifyApplied);
     case "read":
       return send({ id: req.id, ok: true, value: req.graphs.map((g) => datasets.readGraph(req.tenant, g)) });
     case "select":
@@ -134,7 +156,10 @@ function receive(req: StoreRequest): void {
   }
 }
 
-port.on("message", receive);
+port.on("message", (m: StoreMessage<StoreRequest>) => {
+  if (Array.isArray(m)) for (const r of m) receive(r);
+  else receive(m);
+});
 
 try {
   const t0 = Date.now();
