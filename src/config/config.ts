@@ -23,7 +23,10 @@ export interface Config {
   maxQuads: number;
   /**
    * Quads dropped by replacements before the store reloads itself to give their memory back (Oxigraph
-   * keeps it otherwise). Env `STORE_RECLAIM_QUADS`, default 2,000,000.
+   * keeps it otherwise); the reload also waits for the dropped quads to pass the live ones. Env
+   * `STORE_RECLAIM_QUADS`, default 500,000: about 225 MB of garbage at most for a small store such as
+   * the HCMC graph (~0.3M live quads with a day of history), one reload of ~2 s about every half hour
+   * under the live feed (docs/performance.md "Memory of dropped quads").
    */
   storeReclaimQuads: number;
   /**
@@ -181,7 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: level as LogLevel,
     maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
-    storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 2_000_000, 1000, 1_000_000_000),
+    storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 500_000, 1000, 1_000_000_000),
     graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
     journalCompactBytes: intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,

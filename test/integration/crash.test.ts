@@ -31,6 +31,11 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
         const child = await startServer(dataDir, port);
         const base = `http://127.0.0.1:${port}`;
         let stop = false;
+        // The random kill window opens once this round has acknowledged a few writes, so that a slow
+        // (loaded) machine still kills mid-stream rather than before the first acknowledgement.
+        let ackedThisRound = 0;
+        let warmedUp!: () => void;
+        const warm = new Promise<void>((r) => (warmedUp = r));
         const client = async (c: number) => {
           for (let i = 0; !stop; i++) {
             const id = `urn:ngsi-ld:Vehicle:r${round}c${c}n${i}`;
@@ -38,14 +43,17 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
               const r = await http(base, "POST", "/ngsi-ld/v1/entities", entity(id, i), {
                 Link: linkTo(TEST_CONTEXT),
               });
-              if (r.status === 201) acked.set(id, i);
+              if (r.status === 201) {
+                acked.set(id, i);
+                if (++ackedThisRound === 5) warmedUp();
+              }
             } catch {
               return; // connection reset by the kill
             }
           }
         };
         const clients = [0, 1, 2, 3, 4, 5].map(client);
-        await killDuring(child, clients, () => (stop = true), 200, 800);
+        await killDuring(child, clients, () => (stop = true), 100, 700, warm);
       }
       const port = await freePort();
       const child = await startServer(dataDir, port);

@@ -56,7 +56,8 @@ export async function startServer(
 
 /**
  * Lets `clients` write for a random time in [minMs, minMs + spanMs), then SIGKILLs `child` (a crash at
- * a random moment), calls `stop` so the clients end, and waits for the clients and the exit.
+ * a random moment), calls `stop` so the clients end, and waits for the clients and the exit. The random
+ * moment is counted from `after` (default: now).
  */
 export async function killDuring(
   child: ChildProcess,
@@ -64,7 +65,9 @@ export async function killDuring(
   stop: () => void,
   minMs: number,
   spanMs: number,
+  after: Promise<unknown> = Promise.resolve(),
 ): Promise<void> {
+  await after;
   await new Promise((r) => setTimeout(r, minMs + Math.random() * spanMs));
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGKILL");
