@@ -1,5 +1,6 @@
 import type { Context } from "koa";
 import type { CommitEvent } from "../../store/graph-store";
+import { variantsOf } from "../../ngsi-ld/query/variants-of";
 
 /** A rendered response: what GET /entities/{id} sent for one request variant. */
 export interface CachedResponse {
@@ -42,15 +43,7 @@ export class ResponseCache {
   /** Keeps a rendered response, unless a commit or clear happened since `generation` was read. */
   set(tenant: string, id: string, variant: string, response: CachedResponse, generation: number): void {
     if (generation !== this.gen) return;
-    const key = tenant + "\u0000" + id;
-    let variants = this.entities.get(key);
-    if (!variants) {
-      this.entities.set(key, (variants = new Map()));
-      if (this.entities.size > this.capacity) {
-        const oldest = this.entities.keys().next().value;
-        if (oldest !== undefined) this.entities.delete(oldest);
-      }
-    }
+    const variants = variantsOf(this.entities, tenant + "\u0000" + id, this.capacity);
     if (variants.size < 16) variants.set(variant, response);
   }
 

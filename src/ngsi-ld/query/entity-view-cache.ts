@@ -2,6 +2,7 @@ import type { CompiledContext } from "../../rdf/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 import type { EntityRepository } from "../entities/entity-repository";
 import type { Entity } from "../model/entity";
+import { variantsOf } from "./variants-of";
 
 /**
  * Decoded entities for the read-only query path (DESIGN.md "Indexes beside the store, derived from it"):
@@ -54,14 +55,6 @@ export class EntityViewCache {
   }
 
   private remember(key: string, ctxKey: string, e: Entity): void {
-    let views = this.map.get(key);
-    if (!views) {
-      this.map.set(key, (views = new Map()));
-      if (this.map.size > this.capacity) {
-        const oldest = this.map.keys().next().value;
-        if (oldest !== undefined) this.map.delete(oldest);
-      }
-    }
-    views.set(ctxKey, e);
+    variantsOf(this.map, key, this.capacity).set(ctxKey, e);
   }
 }
