@@ -1,3 +1,4 @@
+import "./v8-flags"; // first: V8 flags apply to everything loaded after
 import { startApp } from "./app";
 import { ConfigError, loadConfig } from "./config/config";
 import { createLogger } from "./log/logger";
