@@ -15,6 +15,9 @@ export interface DirtySegment {
   touched: number;
 }
 
+/** The dirty segments of one entity: segment start -> version and wall-clock time (ms) of its last change. */
+export type DirtyHours = ReadonlyMap<number, { readonly v: number; readonly touched: number }>;
+
 /**
  * The segments of the temporal history whose sealed graph copy is not current (issue 5; layout in
  * docs/architecture.md "Temporal history in the graph"). Every change of the history {@link touch}es the
@@ -65,6 +68,16 @@ export class SegmentLedger {
   /** Entities with dirty segments, per tenant. */
   *entities(): Generator<[string, string]> {
     for (const [t, m] of this.tenants) for (const e of m.keys()) yield [t, e];
+  }
+
+  /**
+   * Every entity with dirty segments, with its segments (hour start -> version and wall-clock time of the
+   * last change). The map is the ledger's own, read it before yielding to other work; one small tuple per
+   * entity and none per segment, so a sweep over every entity allocates little (docs/performance.md
+   * "Session 4: the paced p99").
+   */
+  *byEntity(): Generator<[tenant: string, entity: string, hours: DirtyHours]> {
+    for (const [tenant, m] of this.tenants) for (const [entity, hours] of m) yield [tenant, entity, hours];
   }
 
   /** Every dirty segment. */

@@ -14,10 +14,28 @@ export interface SealerOptions {
   /** How long after its end an hour whose entity sent nothing later is still kept open (ms). */
   graceMs: number;
   log?: (level: "info" | "warn" | "error", msg: string, fields?: object) => void;
+  /**
+   * Longest run of the sweep's scan on the main thread before it lets other work in (ms; default
+   * {@link SLICE_MS}).
+   */
+  sliceMs?: number;
 }
 
 /** Segments written per store commit. */
 const BATCH = 256;
+
+/**
+ * Default longest slice of a sweep's scan (ms). The scan looks at every entity with dirty segments: with
+ * the open hour of 100k entities dirty, one synchronous scan stalled every request for ~150 ms every
+ * sweep, the whole p99 of issue 3's paced type+q (docs/performance.md "Session 4: the paced p99").
+ */
+export const SLICE_MS = 4;
+
+/** Entities looked at between two reads of the clock. */
+const CLOCK_EVERY = 64;
+
+/** Lets the event loop run what is waiting (requests, I/O) before the sweep goes on. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * How long {@link SegmentSealer.close} may seal at shutdown (ms). What is left stays dirty in the history
@@ -39,7 +57,8 @@ export interface HistoryCommitMeta {
  * is durable it records `seal` with the version it read, so a restart seals again only what may differ,
  * and sealing twice writes the same graph (idempotent). Late instances and deletions touch the hour again
  * and it is rewritten at the next sweep. {@link close} seals everything still dirty, open hours included,
- * for at most {@link CLOSE_BUDGET_MS}.
+ * for at most {@link CLOSE_BUDGET_MS}. A sweep never holds the main thread for more than `sliceMs` at a
+ * time (docs/performance.md "Session 4: the paced p99").
  */
 export class SegmentSealer {
   private timer: NodeJS.Timeout | undefined;
@@ -75,26 +94,51 @@ export class SegmentSealer {
     if (left) this.opts.log?.("info", "history segments left for the next start", { sealed, left });
   }
 
+  /**
+   * Scans the ledger entity by entity, in slices of at most `sliceMs` with the event loop let in between,
+   * and commits the ready segments in batches of {@link BATCH} as they are found. A segment touched after
+   * the scan read it keeps its newer version dirty ({@link SegmentLedger.sealed}), so writes that land
+   * between slices are never lost; entities added meanwhile are looked at if the scan has not passed them.
+   */
   private async sealReady(force: boolean, now: number, deadline: number): Promise<number> {
-    const latest = new Map<TemporalEntity, number>();
-    const ready: DirtySegment[] = [];
-    for (const d of this.index.ledger.dirty()) {
-      const e = this.index.entity(d.tenant, d.entity);
-      const end = d.start + SEGMENT_MS;
-      if (force || !e || this.latest(e, latest) >= end) ready.push(d);
-      else if (now >= end + this.opts.graceMs && now - d.touched >= this.opts.everyMs) ready.push(d);
-    }
+    const sliceMs = this.opts.sliceMs ?? SLICE_MS;
+    let ready: DirtySegment[] = [];
     let written = 0;
-    for (let i = 0; i < ready.length && Date.now() < deadline; i += BATCH) {
-      const batch = ready.slice(i, i + BATCH);
-      try {
-        written += await this.commit(batch);
-      } catch (err) {
-        this.opts.log?.("error", "sealing history segments failed", { error: (err as Error).message });
-        break;
+    let looked = 0;
+    let sliceStart = performance.now();
+    for (const [tenant, entity, hours] of this.index.ledger.byEntity()) {
+      const e = this.index.entity(tenant, entity);
+      let latest: number | undefined;
+      for (const [start, s] of hours) {
+        const end = start + SEGMENT_MS;
+        const quiet = now >= end + this.opts.graceMs && now - s.touched >= this.opts.everyMs;
+        if (!(force || !e || quiet || (latest ??= latestOf(e)) >= end)) continue;
+        ready.push({ tenant, entity, start, v: s.v, touched: s.touched });
+      }
+      if (ready.length >= BATCH) {
+        if (Date.now() >= deadline) return written;
+        const n = await this.commitOrLog(ready);
+        if (n === undefined) return written;
+        written += n;
+        ready = [];
+        sliceStart = performance.now();
+      } else if (++looked % CLOCK_EVERY === 0 && performance.now() - sliceStart >= sliceMs) {
+        await yieldToLoop();
+        sliceStart = performance.now();
       }
     }
+    if (ready.length > 0 && Date.now() < deadline) written += (await this.commitOrLog(ready)) ?? 0;
     return written;
+  }
+
+  /** {@link commit}, logging a failure (then undefined: the sweep stops, the segments stay dirty). */
+  private async commitOrLog(batch: DirtySegment[]): Promise<number | undefined> {
+    try {
+      return await this.commit(batch);
+    } catch (err) {
+      this.opts.log?.("error", "sealing history segments failed", { error: (err as Error).message });
+      return undefined;
+    }
   }
 
   /** Writes one batch (grouped by tenant), then records the seals. */
@@ -116,14 +160,11 @@ export class SegmentSealer {
     }
     return batch.length;
   }
+}
 
-  private latest(e: TemporalEntity, memo: Map<TemporalEntity, number>): number {
-    let t = memo.get(e);
-    if (t === undefined) {
-      t = -Infinity;
-      for (const s of e.attrs.values()) if (s.length) t = Math.max(t, s.time(s.length - 1));
-      memo.set(e, t);
-    }
-    return t;
-  }
+/** Time (epoch ms) of the latest instance of `e`, -Infinity without any. */
+function latestOf(e: TemporalEntity): number {
+  let t = -Infinity;
+  for (const s of e.attrs.values()) if (s.length) t = Math.max(t, s.time(s.length - 1));
+  return t;
 }

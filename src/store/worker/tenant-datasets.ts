@@ -152,13 +152,15 @@ export class TenantDatasets {
    * call each (a graph's blank-node labels must meet in one call; labels are unique per graph in a
    * snapshot), counting the lines of each graph on the way. Measured on a 930 MB / 5.3 M-quad
    * snapshot: one load call for the whole file left 2.37 GB of WASM memory, 32 MiB slices 1.78 GB in
-   * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s.
+   * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s. 8 MiB slices
+   * instead of 32 MiB: RSS of the store alone after loading a 1.1 GB / 6.1 M-quad snapshot 1,883 and
+   * 1,936 MB instead of 1,982 and 2,006 MB, in the same time (docs/performance.md "Session 4: RSS at 100k").
    */
   loadSnapshot(
     tenant: string,
     chunks: Iterable<Uint8Array>,
     source = "snapshot",
-    sliceBytes = 32 << 20,
+    sliceBytes = 8 << 20,
   ): void {
     const store = this.storeOf(tenant);
     const counts = this.countsOf(tenant);

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import type { HistoryRecord, RowTuple } from "../../../../src/ngsi-ld/temporal/history-record";
 import { SEGMENT_MS } from "../../../../src/ngsi-ld/temporal/segment-ledger";
+import { segmentGraphIri } from "../../../../src/ngsi-ld/temporal/segment-graph";
 import { SegmentSealer } from "../../../../src/ngsi-ld/temporal/segment-sealer";
 import { TemporalIndex } from "../../../../src/ngsi-ld/temporal/temporal-index";
 
@@ -9,7 +10,7 @@ const A = "https://example.org/speed";
 const row = (iid: number, t: number): RowTuple => [A, iid, t, t, t, iid, '{"type":"Property"}'];
 
 /** An index with `n` entities, each with one instance in hour H (all dirty), and a sealer over it. */
-function setup(n: number) {
+function setup(n: number, sliceMs?: number) {
   const ix = new TemporalIndex();
   for (let i = 0; i < n; i++) ix.apply({ op: "put", t: "", e: `urn:e:${i}`, at: 1, r: [row(i + 1, H)] });
   const commits: string[][] = [];
@@ -23,9 +24,10 @@ function setup(n: number) {
     record: async (r: HistoryRecord) => ix.apply(r),
     everyMs: 60_000,
     graceMs: 300_000,
+    sliceMs,
   });
   const dirty = () => [...ix.ledger.dirty()].length;
-  return { sealer, commits, dirty };
+  return { sealer, commits, dirty, ix };
 }
 
 describe("temporal: segment sealer (issue 5 history in the graph)", () => {
@@ -43,6 +45,42 @@ describe("temporal: segment sealer (issue 5 history in the graph)", () => {
     expect(await sealer.sweep(true, H, 0)).to.equal(0); // deadline already passed
     expect(dirty()).to.equal(600);
     await sealer.close(); // within the budget: everything
+    expect(dirty()).to.equal(0);
+  });
+
+  it("scans in slices that let other work run, and still seals every closed hour and no open one", async () => {
+    const { sealer, commits, dirty, ix } = setup(5000, 0); // sliceMs 0: let the event loop in at every clock read
+    // half of them get an instance in the next hour: their hour H is closed, the next one still open
+    for (let i = 0; i < 2500; i++)
+      ix.apply({ op: "put", t: "", e: `urn:e:${i}`, at: 1, r: [row(10_000 + i, H + SEGMENT_MS + 1)] });
+    let interleaved = 0;
+    let sweeping = true;
+    const tick = (): void => {
+      if (!sweeping) return;
+      interleaved++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const written = await sealer.sweep(false, H + SEGMENT_MS + 60_000);
+    sweeping = false;
+    expect(written).to.equal(2500); // hour H of the entities with a later instance
+    expect(new Set(commits.flat())).to.deep.equal(
+      new Set(Array.from({ length: 2500 }, (_, i) => segmentGraphIri(`urn:e:${i}`, H))),
+    );
+    expect(dirty()).to.equal(5000); // hour H of the others (touched just now, not quiet) and the open hours
+    expect(interleaved).to.be.greaterThan(10);
+  });
+
+  it("keeps a segment touched between two slices dirty with its newer version", async () => {
+    const { sealer, dirty, ix } = setup(2000, 0);
+    const sweep = sealer.sweep(true, H + SEGMENT_MS / 2);
+    // lands while the sweep runs: a new instance in every sealed hour, after the scan read its version
+    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 2000; i++)
+      ix.apply({ op: "put", t: "", e: `urn:e:${i}`, at: 2, r: [row(20_000 + i, H + 1)] });
+    await sweep;
+    expect(dirty()).to.be.greaterThan(0);
+    expect(await sealer.sweep(true, H + SEGMENT_MS / 2)).to.be.greaterThan(0);
     expect(dirty()).to.equal(0);
   });
 });
