@@ -2,6 +2,7 @@ import "./v8-flags"; // first: V8 flags apply to everything loaded after
 import { startApp } from "./app";
 import { ConfigError, loadConfig } from "./config/config";
 import { createLogger } from "./log/logger";
+import { tuneHeap } from "./heap-tuning";
 
 /**
  * Process entry (DESIGN.md "Layout"): reads the configuration, starts the service, and stops it
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  tuneHeap(config.heapGrowingPercent);
   const app = await startApp(config, log);
   let stopping = false;
   for (const sig of ["SIGTERM", "SIGINT"] as const) {

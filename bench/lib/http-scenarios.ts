@@ -73,9 +73,12 @@ export async function batchUpsert(
   from: number,
   batches: number,
   make: (from: number, count: number) => unknown[] = (f, c) => makeEntities(f, c, true),
+  /** Called once the bodies are built, just before the load starts (for CPU accounting of the load alone). */
+  beforeLoad?: () => void,
 ): Promise<BatchResult> {
   const bodies: string[] = [];
   for (let b = 0; b < batches; b++) bodies.push(JSON.stringify(make(from + b * s.batchSize, s.batchSize)));
+  beforeLoad?.();
   let sent = 0;
   let done = 0;
   const t0 = performance.now();

@@ -35,6 +35,15 @@ export interface Config {
    * heap measured with V8's string and map overhead).
    */
   graphCacheBytes: number;
+  /**
+   * How far V8 lets each thread's old generation grow past what the last full GC kept, in percent
+   * (V8 flag `--heap-growing-percent`, set at start by main.ts). Env `HEAP_GROWING_PERCENT`, default 0 =
+   * V8's own factor (measured ~1.6x: the main thread's heap held ~900 MB for ~560 MB live after the
+   * 100k-entity fill). 30 took that to ~700 MB (RSS after the fill 3.12 -> 2.89 GB) but doubled the paced
+   * type+q p99 (88 -> 188 ms) and cost 4-9 % of query throughput, so it is an operator's choice for a
+   * memory-bound host, not the default (docs/performance.md "Session 4: RSS at 100k").
+   */
+  heapGrowingPercent: number;
   /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
   journalCompactBytes: number;
   /** Folder of extra URL -> file context mappings (index.json). Env `PRELOAD_CONTEXTS_DIR`. */
@@ -186,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
     storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 500_000, 1000, 1_000_000_000),
     graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
+    heapGrowingPercent: intVar(env, "HEAP_GROWING_PERCENT", 0, 0, 1000),
     journalCompactBytes: intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
     contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),

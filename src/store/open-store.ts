@@ -12,6 +12,20 @@ import type {
 } from "./worker/protocol";
 import { toAppError } from "./worker/wire-error";
 
+/**
+ * N-Triples characters from which a commit is posted to the worker at once rather than at the end of the
+ * turn (~28 benchmark entities): a batch of 1,000 entities then starts loading while the main thread
+ * prepares the next (docs/performance.md "Session 4: the write path").
+ */
+const LARGE_COMMIT_CHARS = 256 * 1024;
+
+/** Characters of N-Triples text in `writes` (a size estimate; drops count 0). */
+function textLength(writes: GraphWrite[]): number {
+  let n = 0;
+  for (const w of writes) n += w.triples?.length ?? 0;
+  return n;
+}
+
 /** Options of {@link openGraphStore}. */
 export interface OpenStoreOptions {
   /** DATA_DIR; the store keeps its journal and snapshots in `<dataDir>/store`. */
@@ -113,12 +127,24 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     outbox = [];
     if (!fatal) worker.postMessage(out.length === 1 ? out[0] : out);
   };
-  const call = (req: WithoutId<StoreRequest>, applied?: () => void): Promise<Ok> => {
+  let flushScheduled = false;
+  const flushNow = (): void => {
+    flushScheduled = false;
+    if (outbox.length) flush();
+  };
+  const call = (req: WithoutId<StoreRequest>, applied?: () => void, large = false): Promise<Ok> => {
     if (fatal) return Promise.reject(new AppError("InternalError", fatal));
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, applied });
-      if (outbox.push({ ...req, id } as StoreRequest) === 1) setImmediate(flush);
+      outbox.push({ ...req, id } as StoreRequest);
+      // a large commit goes at once (with what waits before it): the worker can load it while this
+      // thread prepares the next one, instead of waiting for the end of a turn that may run many more
+      if (large) flush();
+      else if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushNow);
+      }
     });
   };
 
@@ -146,7 +172,8 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       };
       const notifyApplied = onApplied !== undefined;
       // Acks arrive in seq order and each resolves in that order, so listeners see seq order.
-      const seq = (await call({ op: "commit", tenant, writes, notifyApplied }, start)).value as number;
+      const large = textLength(writes) >= LARGE_COMMIT_CHARS;
+      const seq = (await call({ op: "commit", tenant, writes, notifyApplied }, start, large)).value as number;
       emit({ seq, tenant, writes, meta });
       await alongside;
       return seq;

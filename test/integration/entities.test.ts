@@ -248,6 +248,27 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     expect((await get(`/ngsi-ld/v1/entities/${ids[1]}`)).status).to.equal(404);
   });
 
+  it("applies an id repeated in one batch element after element (upsert, then update of the same entity)", async () => {
+    const id = "urn:ngsi-ld:Vehicle:twice";
+    const first = vehicle(id);
+    const second = { id, type: "Vehicle", speed: { type: "Property", value: 7 } };
+    const up = await http(
+      app.url,
+      "POST",
+      "/ngsi-ld/v1/entityOperations/upsert?options=update",
+      [first, second],
+      link,
+    );
+    expect(up.status).to.equal(201);
+    expect(up.body).to.deep.equal([id]);
+    const e = (await get(`/ngsi-ld/v1/entities/${id}`)).body as Record<string, Json>;
+    expect(e.speed).to.deep.equal({ type: "Property", value: 7 });
+    expect(e.brandName.value).to.equal("Honda");
+    const rep = await http(app.url, "POST", "/ngsi-ld/v1/entityOperations/upsert", [second, first], link);
+    expect(rep.status).to.equal(204);
+    expect((await get(`/ngsi-ld/v1/entities/${id}`)).body).to.deep.equal(vehicle(id));
+  });
+
   it("keeps tenants isolated", async () => {
     const id = "urn:ngsi-ld:Vehicle:tenant";
     await http(app.url, "POST", "/ngsi-ld/v1/entities", vehicle(id), {

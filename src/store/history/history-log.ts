@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fsyncDir, listSegments } from "../journal/journal-files";
 import { JournalWriter } from "../journal/journal-writer";
-import { decodeSegment, encodeRecord } from "../journal/record-codec";
+import { encodeRecord } from "../journal/record-codec";
+import { forEachRecordInFile } from "../journal/segment-file";
 
 /** Name of the compacted base of generation `gen` (the state of every segment before `gen`). */
 const baseName = (gen: number) => `base-${String(gen).padStart(16, "0")}.log`;
@@ -49,29 +50,30 @@ export class HistoryLog<T> {
     const baseGen = bases.at(-1) ?? 0;
     let records = 0;
     if (bases.length) {
-      const decoded = decodeSegment<T>(fs.readFileSync(path.join(dir, baseName(baseGen))));
-      if (decoded.damage)
-        throw new Error(`history base ${baseName(baseGen)} is damaged: ${decoded.damage.reason}`);
-      decoded.records.forEach(apply);
-      records += decoded.records.length;
+      // records are applied as they are decoded: no list of a file's records is held meanwhile
+      const end = forEachRecordInFile<T>(path.join(dir, baseName(baseGen)), (r) => {
+        apply(r);
+        records++;
+      });
+      if (end.damage) throw new Error(`history base ${baseName(baseGen)} is damaged: ${end.damage.reason}`);
     }
     const segments = listSegments(dir).filter((s) => s.startSeq >= baseGen);
     let droppedBytes = 0;
     segments.forEach((seg, i) => {
-      const buf = fs.readFileSync(seg.file);
-      const decoded = decodeSegment<T>(buf);
-      const d = decoded.damage;
+      const end = forEachRecordInFile<T>(seg.file, (r) => {
+        apply(r);
+        records++;
+      });
+      const d = end.damage;
       if (d) {
         if (i !== segments.length - 1 || !d.torn) {
           throw new Error(
             `history log corrupt: ${seg.file} has a ${d.reason} at byte ${d.offset}; acknowledged history would be lost, refusing to start`,
           );
         }
-        droppedBytes = buf.length - decoded.validBytes;
-        fs.truncateSync(seg.file, decoded.validBytes);
+        droppedBytes = end.fileBytes - end.validBytes;
+        fs.truncateSync(seg.file, end.validBytes);
       }
-      decoded.records.forEach(apply);
-      records += decoded.records.length;
     });
     removeBefore(dir, baseGen);
     const gen = segments.at(-1)?.startSeq ?? baseGen;

@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { decodeSegment, JournalRecord } from "./record-codec";
+import type { JournalRecord } from "./record-codec";
+import { forEachRecordInFile } from "./segment-file";
 import { listSegments } from "./journal-files";
 
 /** What reading the journal found. */
@@ -18,7 +19,9 @@ export interface JournalScan {
  * LAST segment (a crash mid-write: truncated, or a bad checksum with nothing valid after it) is cut off
  * and reported, never fatal: its commit was never acknowledged. Damage followed by more data, or damage
  * in any earlier segment, would lose acknowledged commits: that is an error with a clear message.
- * Segments are read one at a time, so memory holds one segment, not the whole journal.
+ * Segments are read a window at a time and their records applied as they are decoded, so memory holds
+ * neither a whole segment nor its decoded records. Records before damage are
+ * applied before the damage is found: refused damage throws, which fails start-up anyway.
  *
  * `readOnly` is for a reader beside a live writer (the SPARQL replica): nothing is truncated, and any
  * damage in the last segment only ends the read there, since the writer may be appending that record.
@@ -33,29 +36,28 @@ export function replayJournal(
   let lastSeq = afterSeq;
   const scan: JournalScan = { tailStart: segments.at(-1)?.startSeq, droppedBytes: 0 };
   segments.forEach((seg, i) => {
-    const buf = fs.readFileSync(seg.file);
-    const decoded = decodeSegment(buf);
-    const d = decoded.damage;
-    if (d) {
-      const last = i === segments.length - 1;
-      if (!last || (!d.torn && !readOnly)) {
-        throw new Error(
-          `journal corrupt: ${seg.file} has a ${d.reason} at byte ${d.offset} of ${buf.length}` +
-            (last ? " followed by more data" : " and later segments exist") +
-            "; acknowledged commits would be lost, refusing to start (restore the file or cut it at that offset by hand)",
-        );
-      }
-      scan.droppedBytes = buf.length - decoded.validBytes;
-      scan.droppedReason = d.reason;
-      if (!readOnly) fs.truncateSync(seg.file, decoded.validBytes);
-    }
-    for (const r of decoded.records) {
-      if (r.seq <= lastSeq) continue;
+    // each record is applied as it is decoded (no list of the segment's records held meanwhile)
+    const end = forEachRecordInFile<JournalRecord>(seg.file, (r) => {
+      if (r.seq <= lastSeq) return;
       if (r.seq !== lastSeq + 1) {
         throw new Error(`journal corrupt: ${seg.file} jumps from seq ${lastSeq} to ${r.seq}`);
       }
       apply(r);
       lastSeq = r.seq;
+    });
+    const d = end.damage;
+    if (d) {
+      const last = i === segments.length - 1;
+      if (!last || (!d.torn && !readOnly)) {
+        throw new Error(
+          `journal corrupt: ${seg.file} has a ${d.reason} at byte ${d.offset} of ${end.fileBytes}` +
+            (last ? " followed by more data" : " and later segments exist") +
+            "; acknowledged commits would be lost, refusing to start (restore the file or cut it at that offset by hand)",
+        );
+      }
+      scan.droppedBytes = end.fileBytes - end.validBytes;
+      scan.droppedReason = d.reason;
+      if (!readOnly) fs.truncateSync(seg.file, end.validBytes);
     }
   });
   return scan;

@@ -1,35 +1,43 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fsyncDir, listSegments } from "../journal/journal-files";
-import { decodeSegment } from "../journal/record-codec";
+import type { JournalRecord } from "../journal/record-codec";
+import { forEachRecordInFile } from "../journal/segment-file";
 import { lineCount, triplesToQuadsRelabelled } from "../worker/ntriples-text";
 import { graphRuns } from "./graph-runs";
 import { readChunks, readManifest, snapshotFileName, SnapshotManifest } from "./snapshot-files";
 
-/** The last write of one graph in the journal, with the blank-node prefix unique to that write. */
+/** Where the last write of one graph is in the journal: its record's seq and its index in the record. */
 interface LastWrite {
-  triples: string | null;
-  prefix: string;
+  seq: number;
+  index: number;
+}
+
+/** Calls `each` for every journal record with `after < seq <= upTo` (segments starting after `upTo` are not read). */
+function journalRecords(dir: string, after: number, upTo: number, each: (r: JournalRecord) => void): void {
+  for (const seg of listSegments(dir)) {
+    if (seg.startSeq > upTo) continue;
+    const end = forEachRecordInFile<JournalRecord>(seg.file, (r) => {
+      if (r.seq > after && r.seq <= upTo) each(r);
+    });
+    if (end.damage) throw new Error(`journal segment ${seg.file}: ${end.damage.reason}`);
+  }
 }
 
 /**
- * The last write of every graph in the journal records with `after < seq <= upTo`, per tenant
+ * Where the last write of every graph in the journal records with `after < seq <= upTo` is, per tenant
  * (DESIGN.md "Durability is ours to build": every write replaces or drops a whole graph, so the last
- * one is the graph's state at `upTo`). Only segments starting at or before `upTo` are read.
+ * one is the graph's state at `upTo`). Only positions are kept, not the writes' text: holding the text
+ * of a 256 MB journal took the compaction worker to ~0.9 GB at 100k bench entities (docs/performance.md
+ * "Session 4: RSS at 100k"); the text is read again by {@link appendWrites}.
  */
 export function lastWrites(dir: string, after: number, upTo: number): Map<string, Map<string, LastWrite>> {
   const tenants = new Map<string, Map<string, LastWrite>>();
-  for (const seg of listSegments(dir)) {
-    if (seg.startSeq > upTo) continue;
-    const decoded = decodeSegment(fs.readFileSync(seg.file));
-    if (decoded.damage) throw new Error(`journal segment ${seg.file}: ${decoded.damage.reason}`);
-    for (const r of decoded.records) {
-      if (r.seq <= after || r.seq > upTo) continue;
-      let graphs = tenants.get(r.tenant);
-      if (!graphs) tenants.set(r.tenant, (graphs = new Map()));
-      r.writes.forEach((w, i) => graphs.set(w.graph, { triples: w.triples, prefix: `j${r.seq}_${i}_` }));
-    }
-  }
+  journalRecords(dir, after, upTo, (r) => {
+    let graphs = tenants.get(r.tenant);
+    if (!graphs) tenants.set(r.tenant, (graphs = new Map()));
+    r.writes.forEach((w, index) => graphs.set(w.graph, { seq: r.seq, index }));
+  });
   return tenants;
 }
 
@@ -57,26 +65,45 @@ function copyKept(file: string, replaced: Map<string, LastWrite>, out: number): 
   return kept;
 }
 
-/** Appends the graphs written in the journal (relabelled N-Quads) to `out`; returns the lines written. */
-function appendWrites(writes: Map<string, LastWrite>, out: number): number {
-  let lines = 0;
-  let parts: string[] = [];
-  let size = 0;
-  const flush = (): void => {
-    if (parts.length) fs.writeSync(out, Buffer.from(parts.join(""), "utf8"));
-    parts = [];
-    size = 0;
-  };
-  for (const [graph, w] of writes) {
-    if (!w.triples) continue;
-    const nq = triplesToQuadsRelabelled(w.triples, graph, w.prefix);
-    lines += lineCount(nq);
-    parts.push(nq);
-    size += nq.length;
-    if (size > 8 * 1024 * 1024) flush();
-  }
-  flush();
-  return lines;
+/** A tenant's snapshot file being written: its descriptor and what waits to be written to it. */
+interface Output {
+  fd: number;
+  parts: string[];
+  size: number;
+  lines: number;
+}
+
+function flushOutput(o: Output): void {
+  if (o.parts.length) fs.writeSync(o.fd, Buffer.from(o.parts.join(""), "utf8"));
+  o.parts = [];
+  o.size = 0;
+}
+
+/**
+ * Appends the last write of each graph (relabelled N-Quads, blank nodes prefixed per write so they stay
+ * unique in the file) to its tenant's output, reading the journal records again in order.
+ */
+function appendWrites(
+  dir: string,
+  after: number,
+  upTo: number,
+  last: Map<string, Map<string, LastWrite>>,
+  outputs: Map<string, Output>,
+): void {
+  journalRecords(dir, after, upTo, (r) => {
+    const graphs = last.get(r.tenant);
+    const out = outputs.get(r.tenant);
+    if (!graphs || !out) return;
+    r.writes.forEach((w, i) => {
+      const at = graphs.get(w.graph);
+      if (!w.triples || at?.seq !== r.seq || at.index !== i) return;
+      const nq = triplesToQuadsRelabelled(w.triples, w.graph, `j${r.seq}_${i}_`);
+      out.lines += lineCount(nq);
+      out.parts.push(nq);
+      out.size += nq.length;
+      if (out.size > 8 * 1024 * 1024) flushOutput(out);
+    });
+  });
 }
 
 /**
@@ -90,29 +117,36 @@ function appendWrites(writes: Map<string, LastWrite>, out: number): number {
 export function mergeSnapshot(dir: string, seq: number): SnapshotManifest {
   const t0 = Date.now();
   const old = readManifest(dir);
-  const writes = lastWrites(dir, old?.seq ?? 0, seq);
+  const after = old?.seq ?? 0;
+  const writes = lastWrites(dir, after, seq);
   const names = new Set([...(old?.tenants.map((t) => t.tenant) ?? []), ...writes.keys()]);
+  const outputs = new Map<string, Output>();
   const tenants: SnapshotManifest["tenants"] = [];
-  for (const tenant of names) {
+  try {
+    for (const tenant of names) {
+      const fd = fs.openSync(path.join(dir, snapshotFileName(seq, tenant) + ".tmp"), "w");
+      const out: Output = { fd, parts: [], size: 0, lines: 0 };
+      outputs.set(tenant, out);
+      const prev = old?.tenants.find((t) => t.tenant === tenant);
+      if (prev) out.lines += copyKept(path.join(dir, prev.file), writes.get(tenant) ?? new Map(), fd);
+    }
+    appendWrites(dir, after, seq, writes, outputs);
+    for (const out of outputs.values()) {
+      flushOutput(out);
+      fs.fsyncSync(out.fd);
+    }
+  } finally {
+    for (const out of outputs.values()) fs.closeSync(out.fd);
+  }
+  for (const [tenant, out] of outputs) {
     const name = snapshotFileName(seq, tenant);
     const tmp = path.join(dir, name + ".tmp");
-    const fd = fs.openSync(tmp, "w");
-    let quads = 0;
-    try {
-      const prev = old?.tenants.find((t) => t.tenant === tenant);
-      const mine = writes.get(tenant) ?? new Map<string, LastWrite>();
-      if (prev) quads += copyKept(path.join(dir, prev.file), mine, fd);
-      quads += appendWrites(mine, fd);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    if (quads === 0) {
+    if (out.lines === 0) {
       fs.rmSync(tmp, { force: true });
       continue;
     }
     fs.renameSync(tmp, path.join(dir, name));
-    tenants.push({ tenant, file: name, quads, bytes: fs.statSync(path.join(dir, name)).size });
+    tenants.push({ tenant, file: name, quads: out.lines, bytes: fs.statSync(path.join(dir, name)).size });
   }
   fsyncDir(dir);
   return { version: 1, seq, tenants, createdAt: new Date().toISOString(), ms: Date.now() - t0 };

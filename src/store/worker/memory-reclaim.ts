@@ -13,8 +13,11 @@ export interface ReclaimHost {
   compactor: Compactor;
   /** Seq of the last commit applied to the datasets. */
   lastSeq(): number;
-  /** Holds incoming requests until `resume` (the datasets are empty meanwhile). */
-  pause(): void;
+  /**
+   * Holds incoming requests until `resume` (the datasets are empty meanwhile); resolves once no commit is
+   * still being applied (a large one is applied in steps, see store-worker.ts).
+   */
+  pause(): Promise<void> | void;
   resume(): void;
   /** The store cannot go on (the reload failed): refuse everything from now on. */
   die(message: string): void;
@@ -60,7 +63,7 @@ export class MemoryReclaimer {
     const dropped = h.datasets.droppedQuads;
     await h.compactor.compact();
     const t0 = Date.now();
-    h.pause();
+    await h.pause();
     try {
       await h.journal.flush();
       const seq = h.lastSeq();

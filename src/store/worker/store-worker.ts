@@ -16,13 +16,15 @@ import type {
 } from "./protocol";
 import { MemoryReclaimer } from "./memory-reclaim";
 import { preGrowWasmMemory, recover } from "./recovery";
+import { SlicedQueue } from "./sliced-queue";
 import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
 
 /*
  * The store worker (DESIGN.md "The store lives in a worker thread"): owns the Oxigraph datasets, the
- * journal and the snapshots. A commit is applied to Oxigraph at once (atomically, or refused with
- * nothing applied), then its record is appended to the journal (group commit), and it is acknowledged
- * only after the fdatasync. Reads run between messages and see applied commits.
+ * journal and the snapshots. A commit is applied to Oxigraph (atomically, or refused with nothing
+ * applied; a large one in steps of SLICE_MS, with no other request run in between), then its record is
+ * appended to the journal (group commit), and it is acknowledged only after the record is on disk
+ * (O_DSYNC write). Requests run in arrival order; reads see every commit applied before them.
  */
 const port = parentPort;
 if (!port) throw new Error("store-worker must run in a worker thread");
@@ -46,12 +48,20 @@ const send = (m: StoreResponse | WorkerEvent | AppliedNotice): void => {
 const log = (level: "info" | "warn" | "error", msg: string, fields?: object): void =>
   send({ event: "log", level, msg, fields });
 
+/**
+ * How long the worker runs queued requests before it lets the turn end (answers posted, the journal's group
+ * write started): a turn's small commits stay in one journal write, a large one is answered at once.
+ */
+const SLICE_MS = 10;
+
 let seq = 0;
 let journal: JournalWriter;
 let compactor: Compactor;
 let reclaimer: MemoryReclaimer;
 let dead: string | undefined;
 let closing = false;
+/** The commit being applied in steps, if any (the datasets hold part of it). */
+let applying: Promise<void> | undefined;
 /** Requests held while the datasets reload (memory reclaim); undefined when not paused. */
 let held: StoreRequest[] | undefined;
 
@@ -77,10 +87,37 @@ function wireError(e: unknown): WireError {
   return { kind: "InternalError", message: e instanceof Error ? e.message : String(e) };
 }
 
-function commit(id: number, tenant: string, writes: GraphWrite[], notifyApplied?: boolean): void {
+/**
+ * Applies one commit, in steps of {@link SLICE_MS} when it is large (the request queue runs nothing else
+ * meanwhile): between steps the event loop runs the journal's I/O callbacks, so earlier commits become
+ * durable and are answered while this one loads. Returns a promise when it takes more than one turn.
+ */
+function commit(
+  id: number,
+  tenant: string,
+  writes: GraphWrite[],
+  notifyApplied?: boolean,
+): Promise<void> | void {
   if (journal.failure)
     throw new AppError("InternalError", `The journal is not writable: ${journal.failure.message}`);
-  datasets.apply(tenant, writes);
+  const job = datasets.begin(tenant, writes);
+  if (job.step(SLICE_MS)) return committed(id, tenant, writes, notifyApplied);
+  applying = (async () => {
+    try {
+      do await new Promise((r) => setImmediate(r));
+      while (!job.step(SLICE_MS));
+      committed(id, tenant, writes, notifyApplied);
+    } catch (e) {
+      send({ id, ok: false, error: wireError(e) });
+    } finally {
+      applying = undefined;
+    }
+  })();
+  return applying;
+}
+
+/** The applied commit's notice, journal record (answered once durable), and the upkeep it may start. */
+function committed(id: number, tenant: string, writes: GraphWrite[], notifyApplied?: boolean): void {
   if (notifyApplied) send({ id, applied: true });
   const mySeq = ++seq;
   journal.append(encodeJournalRecord({ seq: mySeq, tenant, writes })).then(
@@ -103,7 +140,7 @@ function reply(id: number, p: Promise<unknown>): void {
   );
 }
 
-function handle(req: StoreRequest): void {
+function handle(req: StoreRequest): Promise<void> | void {
   switch (req.op) {
     case "commit":
       return commit(req.id, req.tenant, req.writes, req.notifyApplied);
@@ -136,7 +173,7 @@ function handle(req: StoreRequest): void {
   }
 }
 
-function receive(req: StoreRequest): void {
+function receive(req: StoreRequest): Promise<void> | void {
   if (held) {
     held.push(req);
     return;
@@ -150,15 +187,17 @@ function receive(req: StoreRequest): void {
     });
   }
   try {
-    handle(req);
+    return handle(req);
   } catch (e) {
     send({ id: req.id, ok: false, error: wireError(e) });
   }
 }
 
+/** Requests in arrival order, run in slices (sliced-queue.ts) so a large commit's answers go out at once. */
+const requests = new SlicedQueue<StoreRequest>(receive, SLICE_MS);
 port.on("message", (m: StoreMessage<StoreRequest>) => {
-  if (Array.isArray(m)) for (const r of m) receive(r);
-  else receive(m);
+  if (Array.isArray(m)) requests.push(...m);
+  else requests.push(m);
 });
 
 try {
@@ -175,11 +214,14 @@ try {
       journal,
       compactor,
       lastSeq: () => seq,
-      pause: () => (held ??= []),
+      pause: () => {
+        held ??= [];
+        return applying; // a commit applied in steps finishes first
+      },
       resume: () => {
-        const requests = held ?? [];
+        const waiting = held ?? [];
         held = undefined;
-        for (const r of requests) receive(r);
+        requests.unshift(...waiting); // before anything that came after them
       },
       die: (message) => {
         dead = message;

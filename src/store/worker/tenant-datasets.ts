@@ -13,6 +13,12 @@ export function isWasmTrap(e: unknown): e is Error {
 }
 const NQ = "application/n-quads";
 
+/** A commit being applied in steps ({@link TenantDatasets.begin}). */
+export interface ApplyJob {
+  /** Applies writes until `budgetMs` is spent (at least one); true once every write is applied. */
+  step(budgetMs: number): boolean;
+}
+
 /**
  * The Oxigraph datasets of all tenants (DESIGN.md "Tenants", "Entities are named graphs"): one `Store`
  * per tenant, so no query of one tenant can see another's graphs, plus a quad count per named graph
@@ -79,17 +85,37 @@ export class TenantDatasets {
    * once: no ceiling and no undo copies (a failure there is fatal anyway), so replay runs faster.
    */
   apply(tenant: string, writes: GraphWrite[], replay = false): void {
+    if (replay) {
+      for (const w of writes) assertGraphIri(w.graph);
+      const store = this.storeOf(tenant);
+      const counts = this.countsOf(tenant);
+      for (const w of writes) this.replace(store, counts, w);
+      return;
+    }
+    this.begin(tenant, writes).step(Infinity);
+  }
+
+  /**
+   * Starts applying the writes of one commit, as {@link apply} does, but in steps: the ceiling is checked
+   * now (StoreFull, nothing applied), then each {@link ApplyJob.step} applies writes until its time budget
+   * is spent. Between steps the datasets hold part of the commit: the caller must let nothing else read or
+   * write them until the job is done (the store worker holds its request queue meanwhile). A failing write
+   * restores every graph the job touched and throws BadRequestData, as {@link apply} does.
+   */
+  begin(tenant: string, writes: GraphWrite[]): ApplyJob {
     const counts = this.countsOf(tenant);
     const sizes = new Map<string, number>();
+    const lines: number[] = [];
     let delta = 0;
     for (const w of writes) {
       assertGraphIri(w.graph);
       const before = sizes.get(w.graph) ?? counts.get(w.graph) ?? 0;
       const after = w.triples === null ? 0 : lineCount(w.triples);
       sizes.set(w.graph, after);
+      lines.push(after);
       delta += after - before;
     }
-    if (!replay && delta > 0 && this.total + delta > this.maxQuads) {
+    if (delta > 0 && this.total + delta > this.maxQuads) {
       throw new AppError(
         "StoreFull",
         `The store holds about ${this.total} quads; this write (+${delta}) would pass its ceiling of ${this.maxQuads}`,
@@ -97,23 +123,28 @@ export class TenantDatasets {
       );
     }
     const store = this.storeOf(tenant);
-    if (replay) {
-      for (const w of writes) this.replace(store, counts, w);
-      return;
-    }
     const undo: GraphWrite[] = [];
-    try {
-      for (const w of writes) {
-        const had = counts.has(w.graph);
-        undo.push({ graph: w.graph, triples: had ? this.dump(store, w.graph) : null });
-        this.replace(store, counts, w);
-      }
-    } catch (e) {
-      if (isWasmTrap(e)) throw e; // a trap: the WASM store is dead, do not touch it
-      for (const u of undo.reverse()) this.replace(store, counts, u);
-      const msg = e instanceof Error ? e.message : String(e);
-      throw new AppError("BadRequestData", `The store could not load a graph: ${msg}`);
-    }
+    let next = 0;
+    return {
+      step: (budgetMs: number): boolean => {
+        const start = performance.now();
+        try {
+          while (next < writes.length) {
+            const w = writes[next];
+            const had = counts.has(w.graph);
+            undo.push({ graph: w.graph, triples: had ? this.dump(store, w.graph) : null });
+            this.replace(store, counts, w, lines[next++]);
+            if (performance.now() - start >= budgetMs) break;
+          }
+        } catch (e) {
+          if (isWasmTrap(e)) throw e; // a trap: the WASM store is dead, do not touch it
+          for (const u of undo.reverse()) this.replace(store, counts, u);
+          const msg = e instanceof Error ? e.message : String(e);
+          throw new AppError("BadRequestData", `The store could not load a graph: ${msg}`);
+        }
+        return next === writes.length;
+      },
+    };
   }
 
   /**
@@ -121,13 +152,15 @@ export class TenantDatasets {
    * call each (a graph's blank-node labels must meet in one call; labels are unique per graph in a
    * snapshot), counting the lines of each graph on the way. Measured on a 930 MB / 5.3 M-quad
    * snapshot: one load call for the whole file left 2.37 GB of WASM memory, 32 MiB slices 1.78 GB in
-   * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s.
+   * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s. 8 MiB slices
+   * instead of 32 MiB: RSS of the store alone after loading a 1.1 GB / 6.1 M-quad snapshot 1,883 and
+   * 1,936 MB instead of 1,982 and 2,006 MB, in the same time (docs/performance.md "Session 4: RSS at 100k").
    */
   loadSnapshot(
     tenant: string,
     chunks: Iterable<Uint8Array>,
     source = "snapshot",
-    sliceBytes = 32 << 20,
+    sliceBytes = 8 << 20,
   ): void {
     const store = this.storeOf(tenant);
     const counts = this.countsOf(tenant);
@@ -186,7 +219,8 @@ export class TenantDatasets {
     });
   }
 
-  private replace(store: oxigraph.Store, counts: Map<string, number>, w: GraphWrite): void {
+  /** Replaces one graph; `lines` is the line count of `w.triples` when the caller has it already. */
+  private replace(store: oxigraph.Store, counts: Map<string, number>, w: GraphWrite, lines?: number): void {
     const old = counts.get(w.graph);
     if (old !== undefined) {
       store.update(`DROP SILENT GRAPH <${w.graph}>`);
@@ -198,7 +232,7 @@ export class TenantDatasets {
       // no_transaction: ~1.5x faster; a half-loaded graph is dropped again by the caller's undo.
       counts.set(w.graph, 0);
       store.load(w.triples, { format: NT, to_graph_name: oxigraph.namedNode(w.graph), no_transaction: true });
-      const n = lineCount(w.triples);
+      const n = lines ?? lineCount(w.triples);
       counts.set(w.graph, n);
       this.total += n;
     }

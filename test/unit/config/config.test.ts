@@ -12,6 +12,8 @@ describe("loadConfig (issue 2 item 2)", () => {
     expect(c.seed).to.equal(true);
     expect(c.sparqlTimeoutMs).to.equal(10_000);
     expect(c.sparqlMaxRows).to.equal(100_000);
+    expect(c.heapGrowingPercent).to.equal(0);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: "30" }).heapGrowingPercent).to.equal(30);
   });
 
   it("reads durations with units (bare numbers are seconds)", () => {

@@ -4,6 +4,7 @@ import {
   decodeSegment,
   encodeJournalRecord,
   encodeRecord,
+  forEachRecord,
   HEADER_BYTES,
 } from "../../../src/store/journal/record-codec";
 
@@ -51,5 +52,21 @@ describe("store/journal: binary records", () => {
     const seg = decodeSegment(bad);
     expect(seg.records).to.deep.equal([]);
     expect(seg.damage).to.include({ reason: "unreadable payload" });
+  });
+
+  it("hands records over one at a time, in order, as they are decoded, then reports the damage", () => {
+    const one = encodeJournalRecord({ ...rec, seq: 1 });
+    const two = encodeJournalRecord({ ...rec, seq: 2 });
+    const bad = Buffer.from(encodeJournalRecord({ ...rec, seq: 3 }));
+    bad[bad.length - 1] ^= 0xff; // checksum mismatch
+    const seen: number[] = [];
+    const end = forEachRecord<{ seq: number }>(Buffer.concat([one, two, bad]), (r) => {
+      // the second record is not decoded before the first has been handed over
+      expect(r.seq).to.equal(seen.length + 1);
+      seen.push(r.seq);
+    });
+    expect(seen).to.deep.equal([1, 2]);
+    expect(end.validBytes).to.equal(one.length + two.length);
+    expect(end.damage).to.include({ reason: "checksum mismatch", torn: true });
   });
 });

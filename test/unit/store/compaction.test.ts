@@ -71,6 +71,39 @@ describe("store/snapshots and compaction", () => {
     await expectState(dir, [0, 1, 2, 3, 4], "b", [29]);
   });
 
+  it("keeps only the last write of a graph written several times, in one commit and across segments", async () => {
+    const store = await open(dir);
+    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+    await store.commit("acme", [{ graph: "urn:y", triples: '<urn:y> <urn:p> "gone" .\n' }], null);
+    await store.commit(
+      "",
+      [
+        { graph: "urn:e:1", triples: triples(1, "x") },
+        { graph: "urn:e:2", triples: triples(2, "x") },
+        { graph: "urn:e:1", triples: triples(1, "c") },
+      ],
+      null,
+    );
+    await store.compact(); // the first snapshot: later writes replace some of its graphs
+    await store.commit("", [{ graph: "urn:e:2", triples: null }], null);
+    await store.commit("acme", [{ graph: "urn:y", triples: null }], null);
+    await commitRange(store, 3, 5, "x");
+    await store.commit("", [{ graph: "urn:e:2", triples: triples(2, "c") }], null);
+    await commitRange(store, 3, 5, "c");
+    await store.compact();
+    await store.close();
+    const text = (suffix: string): string =>
+      fs
+        .readdirSync(path.join(dir, "store"))
+        .filter((f) => f.endsWith(suffix))
+        .map((f) => fs.readFileSync(path.join(dir, "store", f), "utf8"))
+        .join("");
+    expect(text("-default.nq")).to.not.include('"x'); // no replaced write left in the snapshot
+    expect(text("-t61636d65.nq")).to.not.include("gone");
+    expect(fs.readdirSync(path.join(dir, "store")).filter((f) => f.startsWith("journal-"))).to.have.length(1);
+    await expectState(dir, [1, 2, 3, 4], "c");
+  });
+
   it("compacts by itself when the journal passes journalCompactBytes", async () => {
     const store = await open(dir, { journalCompactBytes: 4000 });
     await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
