@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { stopChild } from "./lib/child";
-import { topFunctions } from "./lib/cpuprofile";
+import { printProfiles } from "./lib/cpuprofile";
 import { postEntities } from "./lib/http-scenarios";
 import { freshDataDir, startServer } from "./lib/server";
 import { readSettings } from "./lib/settings";
@@ -30,18 +30,7 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   const root = path.resolve(__dirname, "..", "..");
-  for (const f of readdirSync(profDir).filter((x) => x.endsWith(".cpuprofile"))) {
-    const t = topFunctions(path.join(profDir, f), top, root);
-    process.stdout.write(`\n${f}: busy ${Math.round(t.busyMs)} ms, idle ${Math.round(t.idleMs)} ms\n`);
-    const groups = t.byOrigin.slice(0, 8).map(([o, share]) => `${o} ${(share * 100).toFixed(0)}%`);
-    process.stdout.write(`  by origin: ${groups.join(", ")}\n`);
-    for (const h of t.top) {
-      process.stdout.write(
-        `  ${(h.share * 100).toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(0).padStart(7)} ms  ${h.name}  ${h.where}\n`,
-      );
-    }
-  }
-  process.stdout.write(`\nprofiles kept in ${profDir}\n`);
+  printProfiles(profDir, top, root);
 }
 
 main().catch((e: unknown) => {

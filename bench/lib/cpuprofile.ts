@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -83,4 +83,24 @@ export function topFunctions(
     .sort((a, b) => b[1] - a[1])
     .map(([o, us]): [string, number] => [o, busy ? us / busy : 0]);
   return { busyMs: busy / 1000, idleMs: idle / 1000, top, byOrigin };
+}
+
+/**
+ * Prints the hot functions of every `.cpuprofile` in `profDir` (as written by `node --cpu-prof`): each
+ * thread's busy and idle time, its CPU by origin, and its `top` functions by self time, with paths
+ * relative to `root`. Used by the profile-post and profile-batch benches.
+ */
+export function printProfiles(profDir: string, top: number, root: string): void {
+  for (const f of readdirSync(profDir).filter((x) => x.endsWith(".cpuprofile"))) {
+    const t = topFunctions(path.join(profDir, f), top, root);
+    process.stdout.write(`\n${f}: busy ${Math.round(t.busyMs)} ms, idle ${Math.round(t.idleMs)} ms\n`);
+    const groups = t.byOrigin.slice(0, 8).map(([o, share]) => `${o} ${(share * 100).toFixed(0)}%`);
+    process.stdout.write(`  by origin: ${groups.join(", ")}\n`);
+    for (const h of t.top) {
+      process.stdout.write(
+        `  ${(h.share * 100).toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(0).padStart(7)} ms  ${h.name}  ${h.where}\n`,
+      );
+    }
+  }
+  process.stdout.write(`\nprofiles kept in ${profDir}\n`);
 }
