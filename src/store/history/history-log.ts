@@ -49,21 +49,19 @@ export class HistoryLog<T> {
       .sort((a, b) => a - b);
     const baseGen = bases.at(-1) ?? 0;
     let records = 0;
+    const each = (r: T): void => {
+      apply(r);
+      records++;
+    };
     if (bases.length) {
       // records are applied as they are decoded: no list of a file's records is held meanwhile
-      const end = forEachRecordInFile<T>(path.join(dir, baseName(baseGen)), (r) => {
-        apply(r);
-        records++;
-      });
+      const end = forEachRecordInFile<T>(path.join(dir, baseName(baseGen)), each);
       if (end.damage) throw new Error(`history base ${baseName(baseGen)} is damaged: ${end.damage.reason}`);
     }
     const segments = listSegments(dir).filter((s) => s.startSeq >= baseGen);
     let droppedBytes = 0;
     segments.forEach((seg, i) => {
-      const end = forEachRecordInFile<T>(seg.file, (r) => {
-        apply(r);
-        records++;
-      });
+      const end = forEachRecordInFile<T>(seg.file, each);
       const d = end.damage;
       if (d) {
         if (i !== segments.length - 1 || !d.torn) {

@@ -20,8 +20,8 @@ export interface JournalScan {
  * and reported, never fatal: its commit was never acknowledged. Damage followed by more data, or damage
  * in any earlier segment, would lose acknowledged commits: that is an error with a clear message.
  * Segments are read a window at a time and their records applied as they are decoded, so memory holds
- * neither a whole segment nor its decoded records. Records before damage are
- * applied before the damage is found: refused damage throws, which fails start-up anyway.
+ * neither a whole segment nor its decoded records. Records before damage are applied before the damage
+ * is found: refused damage throws, which fails start-up anyway.
  *
  * `readOnly` is for a reader beside a live writer (the SPARQL replica): nothing is truncated, and any
  * damage in the last segment only ends the read there, since the writer may be appending that record.

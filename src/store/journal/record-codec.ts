@@ -40,9 +40,8 @@ export interface SegmentDamage {
   torn: boolean;
 }
 
-/** Result of decoding the records of one journal segment. */
-export interface DecodedSegment<T = JournalRecord> {
-  records: T[];
+/** How decoding a segment ended: where its valid records end, and the damage that stopped it, if any. */
+export interface SegmentEnd {
   /** Offset just after the last whole, valid record. */
   validBytes: number;
   damage?: SegmentDamage;
@@ -69,9 +68,6 @@ function allZero(src: SegmentBytes, from: number): boolean {
   }
   return true;
 }
-
-/** How decoding a segment ended: where its valid records end, and the damage that stopped it, if any. */
-export type SegmentEnd = Omit<DecodedSegment, "records">;
 
 /**
  * Decodes a segment record by record, handing each to `each` as soon as it is decoded; stops at the
@@ -119,11 +115,4 @@ export function forEachRecord<T = JournalRecord>(
 
 function bufferBytes(buf: Buffer): SegmentBytes {
   return { length: buf.length, bytes: (offset, n) => buf.subarray(offset, offset + n) };
-}
-
-/** Decodes a whole segment into a list of records ({@link forEachRecord}, keeping every record). */
-export function decodeSegment<T = JournalRecord>(buf: Buffer): DecodedSegment<T> {
-  const records: T[] = [];
-  const end = forEachRecord<T>(buf, (r) => records.push(r));
-  return { records, ...end };
 }

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import { forEachRecord, type JournalRecord, type SegmentBytes, type SegmentEnd } from "./record-codec";
 
 /**
- * A window on a segment file (`windowBytes` read at a time, a record longer than that whole), moved forward as records are decoded, so decoding
- * holds one window of the file instead of all of it.
+ * A window on a segment file (`windowBytes` read at a time, a record longer than that whole), moved
+ * forward as records are decoded, so decoding holds one window of the file instead of all of it.
  */
 class FileWindow implements SegmentBytes {
   private buf = Buffer.alloc(0);

@@ -1,12 +1,19 @@
 import { expect } from "chai";
 import { crc32 } from "node:zlib";
 import {
-  decodeSegment,
   encodeJournalRecord,
   encodeRecord,
   forEachRecord,
   HEADER_BYTES,
+  type JournalRecord,
+  type SegmentEnd,
 } from "../../../src/store/journal/record-codec";
+
+/** Every record of a segment in a list, with how decoding ended. */
+function decodeSegment(buf: Buffer): SegmentEnd & { records: JournalRecord[] } {
+  const records: JournalRecord[] = [];
+  return { records, ...forEachRecord<JournalRecord>(buf, (r) => records.push(r)) };
+}
 
 /** The binary journal record (src/store/journal/binary-record.ts) and its place in a segment. */
 describe("store/journal: binary records", () => {
