@@ -239,7 +239,7 @@ async function main(): Promise<void> {
     // wait for the sealer (every 2 s here) to write the last hours: the store's commits stop (the segments
     // are journal-only, so the store's in-memory quads do not show them)
     let quads = -1;
-    for (let stable = 0, seq = -1; stable < 3; ) {
+    for (let stable = 0, seq = -1; stable < 3;) {
       await new Promise((r) => setTimeout(r, 2500));
       const h = await health();
       stable = h.lastSeq === seq ? stable + 1 : 0;
@@ -250,7 +250,14 @@ async function main(): Promise<void> {
     const peak = peakRssBytes(srv.child.proc.pid);
     run.graphQuads = { seed: seedQuads, after: quads };
     rows.push(info("temporal graph", "store quads after the seed", seedQuads, ""));
-    rows.push(info("temporal graph", "store quads in memory after the day (entities; segments journal-only)", quads, ""));
+    rows.push(
+      info(
+        "temporal graph",
+        "store quads in memory after the day (entities; segments journal-only)",
+        quads,
+        "",
+      ),
+    );
     if (peak !== undefined) rows.push(info("RSS", "peak during the load", peak / 1e9, "GB"));
     const stats = (await (await fetch(`${url}/health`)).json()) as Record<string, unknown>;
     run.loadSeconds = loadS;

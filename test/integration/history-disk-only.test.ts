@@ -42,14 +42,21 @@ describe("temporal history segments: on disk and in the SPARQL replica, not in t
     const [entity, ...segs] = await app.store.readGraphs("", [ID, segment(8), segment(9)]);
     expect(entity).to.be.a("string");
     expect(segs).to.deep.equal([null, null]);
-    expect(await app.store.select("", `ASK { GRAPH ?g { ?g <https://w3id.org/citygraph/history#entity> ?e } }`))
-      .to.deep.equal([]);
+    expect(
+      await app.store.select("", `ASK { GRAPH ?g { ?g <https://w3id.org/citygraph/history#entity> ?e } }`),
+    ).to.deep.equal([]);
   };
 
   it("seals hours that SPARQL sees while the store's quads stay those of the entity, across compaction and restart", async () => {
     app = await startTestApp({ TEMPORAL_SEAL_INTERVAL_MS: "50" });
     const speed = (value: number, h: number) => ({ type: "Property", value, observedAt: at(h) });
-    const c = await http(app.url, "POST", `${B}/entities`, { id: ID, type: "Vehicle", speed: speed(10, 8) }, L);
+    const c = await http(
+      app.url,
+      "POST",
+      `${B}/entities`,
+      { id: ID, type: "Vehicle", speed: speed(10, 8) },
+      L,
+    );
     expect(c.status).to.equal(201);
     const quads = (await app.store.stats()).quads; // only the entity (subscriptions: none)
     const p = await http(app.url, "PATCH", `${B}/entities/${ID}/attrs`, { speed: speed(20, 9) }, L);

@@ -97,7 +97,14 @@ describe("store/disk-only graphs (journaled, not in the store worker's memory)",
     const store = await open(dir, diskOnly);
     try {
       const err = await store
-        .commit("", [{ graph: A, triples: entityTriples(A, "a") }, { graph: `${DISK}a b`, triples: "" }], null)
+        .commit(
+          "",
+          [
+            { graph: A, triples: entityTriples(A, "a") },
+            { graph: `${DISK}a b`, triples: "" },
+          ],
+          null,
+        )
         .catch((e: unknown) => e);
       expect(err).to.be.instanceOf(AppError).and.have.property("kind", "BadRequestData");
       expect(await store.stats()).to.include({ quads: 0, lastSeq: 0 });
