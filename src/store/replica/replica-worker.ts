@@ -1,9 +1,10 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import oxigraph from "oxigraph";
 import { AppError } from "../../errors";
 import { preGrowWasmMemory, recover } from "../worker/recovery";
-import { lowerThreadPriority } from "../worker/thread-priority";
 import { isWasmTrap, TenantDatasets } from "../worker/tenant-datasets";
 import { executeQuery } from "./query-executor";
 import { ReplicaDatasets } from "./plain-view";
@@ -22,7 +23,19 @@ const send = (m: ReplicaMessage): void => port.postMessage(m);
 const log = (level: "info" | "warn" | "error", msg: string, fields?: object): void =>
   send({ event: "log", level, msg, fields });
 
-lowerThreadPriority(); // nice 10: a long query yields the cores to the HTTP and store threads
+/**
+ * Lowers this thread's CPU priority (nice 10) on Linux, where a thread id from /proc/thread-self is
+ * accepted by setpriority: a long query then yields the cores to the HTTP and store threads.
+ */
+function yieldCpu(): void {
+  try {
+    const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, 10);
+  } catch {
+    // not Linux, or not permitted: queries run at normal priority
+  }
+}
+yieldCpu();
 
 const target = new ReplicaDatasets(new TenantDatasets(Number.MAX_SAFE_INTEGER));
 

@@ -1,19 +1,15 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { lowerThreadPriority } from "../worker/thread-priority";
 import { mergeSnapshot } from "./snapshot-merge";
 
 /*
  * One compaction off the store worker (DESIGN.md "The store lives in a worker thread"): merges the
  * previous snapshot and the journal up to `seq` into new snapshot files (snapshot-merge.ts) and posts
  * back the manifest to write, or `{ error }`. Started per compaction and ended after it, so the memory
- * it used (the journal's last writes) goes back to the system. It runs at nice 10: a compaction is not
- * urgent, and during a write burst it took CPU from the store and HTTP threads on a 2-core machine
- * (docs/performance.md "Session 5: history segments journal-only").
+ * it used (the journal's last writes) goes back to the system.
  */
 const port = parentPort;
 if (!port) throw new Error("compaction-worker must run in a worker thread");
 const { dir, seq } = workerData as { dir: string; seq: number };
-lowerThreadPriority();
 try {
   port.postMessage({ manifest: mergeSnapshot(dir, seq) });
 } catch (e) {
