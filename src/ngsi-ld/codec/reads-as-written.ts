@@ -1,6 +1,6 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { RDF_JSON, XSD_BOOLEAN, XSD_DOUBLE, XSD_INTEGER } from "../../rdf/vocab";
-import { ENTITY_META_MEMBERS } from "../model/attribute-kinds";
+import { ATTRIBUTE_META_MEMBERS, ENTITY_META_MEMBERS } from "../model/attribute-kinds";
 import type { NgsiEntity } from "./types";
 
 /** Datatypes whose literals come back from the graph as native JSON values (literals.ts nativeFromLexical). */
@@ -53,17 +53,25 @@ function keepsIri(iri: unknown, ctx: CompiledContext): boolean {
 }
 
 /** No member that expands to a keyword under another name (`id` for `@id`, an alias of `@value`). */
-function noKeywordAliases(o: Obj, ctx: CompiledContext, allowed: string): boolean {
+function noKeywordAliases(o: Obj, ctx: CompiledContext): boolean {
   for (const k of Object.keys(o)) {
-    if (k.charCodeAt(0) === 64 || k === allowed) continue;
+    if (k.charCodeAt(0) === 64) continue;
     if (ctx.expandTerm(k).charCodeAt(0) === 64) return false;
   }
   return true;
 }
 
+/**
+ * An attribute instance: a node object (no `@` member), whose sub-attribute names expand to IRIs (the
+ * members of ATTRIBUTE_META_MEMBERS are protected core terms, never keyword aliases), with a value
+ * the index reads as the graph gives it.
+ */
 function plainInstance(inst: unknown, ctx: CompiledContext): boolean {
-  if (!isObj(inst) || typeof inst.type !== "string" || !noKeywordAliases(inst, ctx, "type")) return false;
-  for (const k of Object.keys(inst)) if (k.charCodeAt(0) === 64) return false;
+  if (!isObj(inst) || typeof inst.type !== "string") return false;
+  for (const k of Object.keys(inst)) {
+    if (k.charCodeAt(0) === 64) return false;
+    if (!ATTRIBUTE_META_MEMBERS.has(k) && ctx.expandTerm(k).charCodeAt(0) === 64) return false;
+  }
   switch (inst.type) {
     case "Property": {
       const v = inst.value;
@@ -86,7 +94,7 @@ function plainInstance(inst: unknown, ctx: CompiledContext): boolean {
 function plainValue(x: unknown, ctx: CompiledContext): boolean {
   if (Array.isArray(x)) return false;
   if (!isObj(x)) return true;
-  if (!noKeywordAliases(x, ctx, "")) return false;
+  if (!noKeywordAliases(x, ctx)) return false;
   if (!("@value" in x)) return true; // a structured value: "exists" only, however it reads back
   const t = x["@type"];
   if (t === undefined) return true;
