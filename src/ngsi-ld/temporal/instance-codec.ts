@@ -66,7 +66,20 @@ function compactedTemplate(
   return t;
 }
 
-const ms = (v: unknown): number | undefined => (typeof v === "string" ? epochMs(v) : undefined);
+/** The last two times converted: an entity's instances share their createdAt/modifiedAt and mostly observedAt. */
+const recent: [string, number, string, number] = ["", NaN, "", NaN];
+
+function ms(v: unknown): number | undefined {
+  if (typeof v !== "string") return undefined;
+  if (v === recent[0]) return recent[1];
+  if (v === recent[2]) return recent[3];
+  const t = epochMs(v);
+  recent[2] = recent[0];
+  recent[3] = recent[1];
+  recent[0] = v;
+  recent[1] = t;
+  return t;
+}
 
 /**
  * The log tuple of one attribute instance compacted with `ctx` (issue 5 history layout): names expanded,
