@@ -124,8 +124,24 @@ function withoutTimes(inst: Obj): Obj {
   return out;
 }
 
+/** The pair every instance has, if they all have the same one (undefined also when there are none). */
+function sharedPair(pairs: Map<string, Pair>): Pair | undefined {
+  let first: Pair | undefined;
+  for (const p of pairs.values()) {
+    if (first === undefined) first = p;
+    else if (p[0] !== first[0] || p[1] !== first[1]) return undefined;
+  }
+  return first;
+}
+
 /** The N-Triples line of the literal on `subject` ("" when no instance has a timestamp). */
 export function attributeTimesLine(subject: string, pairs: Map<string, Pair>): string {
+  const first = sharedPair(pairs);
+  if (first !== undefined) {
+    // the common case, every instance stamped alike: no counting
+    if (first[0] === null && first[1] === null) return "";
+    return ntLine(subject, ATTRIBUTE_TIMES, ntLiteral(JSON.stringify({ d: first }), RDF_JSON));
+  }
   const freq = new Map<string, number>();
   let best: Pair = [null, null];
   let bestN = 0;
