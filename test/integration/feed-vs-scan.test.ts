@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { entityToTriples, triplesToEntity, type NgsiEntity } from "../../src/ngsi-ld/codec";
 import { readsAsWritten } from "../../src/ngsi-ld/codec/reads-as-written";
 import { DiscoveryIndex } from "../../src/ngsi-ld/discovery/discovery-index";
@@ -15,10 +12,9 @@ import type { CompiledContext } from "../../src/rdf/compiled-context";
 import { NGSI_LD_LOCATION } from "../../src/rdf/vocab";
 import type { GraphStore } from "../../src/store/graph-store";
 import { EntityIndex } from "../../src/store/indexes/entity-index";
-import { GraphCache } from "../../src/store/indexes/graph-cache";
 import { scanGraphs } from "../../src/store/indexes/graph-scan";
-import { openGraphStore } from "../../src/store/open-store";
 import { generateEntity, Rng } from "../unit/ngsi-ld/codec/entity-generator";
+import { openFeedStore, type FeedStore } from "./helpers/feed-store";
 import { CORE_URL, ETSI_URL, loadContext } from "../unit/ngsi-ld/codec/local-contexts";
 
 /**
@@ -135,7 +131,7 @@ function expectSame(feed: object, scan: object): void {
 
 describe("derived indexes: filled by the change feed = filled by the scan of the stored graphs", function () {
   this.timeout(120_000);
-  let dir: string;
+  let fed: FeedStore;
   let store: GraphStore;
   let ids: EntityIndex;
   let repo: EntityRepository;
@@ -144,25 +140,15 @@ describe("derived indexes: filled by the change feed = filled by the scan of the
   let discovery: DiscoveryIndex;
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-feedscan-"));
-    store = await openGraphStore({ dataDir: dir });
-    ids = new EntityIndex();
-    store.onCommit((e) => ids.apply(e));
-    const cache = new GraphCache();
-    store.onCommit((e) => cache.apply(e));
-    geo = new GeoIndex();
-    store.onCommit((e) => geo.apply(e));
+    fed = await openFeedStore("citygraph-feedscan-", codec);
+    ({ store, ids, geo, repo } = fed);
     attrs = new AttributeIndex((t, id) => codec.fromTriples(t, id, core), core);
     store.onCommit((e) => attrs.apply(e));
     discovery = new DiscoveryIndex(store, ids);
     await discovery.ready();
     store.onCommit((e) => discovery.apply(e));
-    repo = new EntityRepository(store, ids, codec, cache, geo);
   });
-  after(async () => {
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(async () => fed.close());
 
   it("holds the same entries after creates, replaces, batches with deletions and deletes", async () => {
     const r = new Rng(20261121);
