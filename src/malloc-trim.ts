@@ -43,7 +43,9 @@ export interface TrimState {
 export function shouldTrim(state: TrimState, free: number, now: number): boolean {
   if (free < TRIM_MIN_FREE_BYTES) return false;
   if (state.freeAfterTrim < 0) return true;
-  return Math.abs(free - state.freeAfterTrim) >= TRIM_MIN_CHANGE_BYTES || now - state.trimmedAt >= TRIM_MAX_AGE_MS;
+  return (
+    Math.abs(free - state.freeAfterTrim) >= TRIM_MIN_CHANGE_BYTES || now - state.trimmedAt >= TRIM_MAX_AGE_MS
+  );
 }
 
 /** The addon, or why it is not there (not built: no compiler at install, not glibc, `--ignore-scripts`). */
@@ -51,7 +53,8 @@ export function loadMallocTrim(): MallocTrimAddon | string {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const addon = require("citygraph-malloc-trim") as MallocTrimAddon;
-    if (typeof addon.trimAsync !== "function" || typeof addon.freeBytes !== "function") return "unexpected exports";
+    if (typeof addon.trimAsync !== "function" || typeof addon.freeBytes !== "function")
+      return "unexpected exports";
     return addon;
   } catch (e) {
     return e instanceof Error ? e.message.split("\n")[0] : String(e);
@@ -86,7 +89,10 @@ export function startMallocTrim(
       running = false;
       state.freeAfterTrim = addon.freeBytes();
       state.trimmedAt = performance.now();
-      log.debug("malloc trim", { freeMb: Math.round(free / 1048576), ms: +(state.trimmedAt - now).toFixed(2) });
+      log.debug("malloc trim", {
+        freeMb: Math.round(free / 1048576),
+        ms: +(state.trimmedAt - now).toFixed(2),
+      });
     });
   }, intervalMs);
   timer.unref();
