@@ -20,7 +20,7 @@ function fakeAddon(): MallocTrimAddon & { free: number; trims: number } {
   const a = {
     free: 0,
     trims: 0,
-    freeBytes: () => a.free,
+    freeBytesAsync: () => Promise.resolve(a.free),
     trimAsync: () => {
       a.trims++;
       return Promise.resolve(1);
@@ -91,8 +91,9 @@ describe("malloc trim (src/malloc-trim.ts, docs/performance.md Session 5)", () =
       setTimeout(() => {
         // V8 frees the dead Buffers' memory on a sweeper thread after the GC: give it time
         const before = rss();
-        const free = addon.freeBytes() / 1048576;
-        addon.trimAsync().then((r) => {
+        addon.freeBytesAsync().then(async (bytes) => {
+          const r = await addon.trimAsync();
+          const free = bytes / 1048576;
           process.stdout.write(JSON.stringify({ before, after: rss(), free, r, kept: keep.length }));
         });
       }, 300);
