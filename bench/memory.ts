@@ -7,6 +7,7 @@ import { AttributeIndex } from "../src/ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "../src/ngsi-ld/query/geo";
 import { TemporalService } from "../src/ngsi-ld/temporal/temporal-service";
 import { compileContext } from "../src/rdf/compile-context";
+import { HISTORY_GRAPH_PREFIX } from "../src/store/graph-store";
 import { openGraphStore } from "../src/store/open-store";
 import { EntityIndex } from "../src/store/indexes/entity-index";
 import { GraphCache } from "../src/store/indexes/graph-cache";
@@ -80,7 +81,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ ...t.index.stats(), parts })}\n`);
     process.exit(0);
   }
-  const store = await measure("store open (worker)", () => openGraphStore({ dataDir }));
+  const store = await measure("store open (worker)", () =>
+    openGraphStore({ dataDir, diskOnlyGraphPrefixes: [HISTORY_GRAPH_PREFIX] }),
+  );
   const index = await measure("entity index", async () => {
     const i = new EntityIndex();
     await i.rebuild(store);

@@ -12,7 +12,7 @@ import { readSettings } from "./lib/settings";
  * of `npm run bench` (`BENCH_PROFILE_BATCHES` batches of BENCH_BATCH_SIZE, BENCH_BATCH_CONNECTIONS
  * connections; with `BENCH_PROFILE_POST=1` the POST scenario instead) and prints the CPU each thread of
  * the service used (`/proc/<pid>/task/<tid>/stat`), per entity and in cores, so that a thread waiting
- * on another shows as idle. With `BENCH_PROFILE_CPU=1` the service runs under `node --cpu-prof` and the
+ * on another shows as idle; threads that ended during the run (compaction workers) show as one row. With `BENCH_PROFILE_CPU=1` the service runs under `node --cpu-prof` and the
  * top self-time functions of each thread follow (as bench/profile-post.ts).
  *
  * Run: `npm run build && node dist/bench/profile-batch.js` (docs/performance.md "Session 4").
@@ -36,6 +36,13 @@ function threadTicks(pid: number): Map<string, { name: string; ticks: number }> 
   return out;
 }
 
+/** utime + stime ticks of the whole process `pid`, threads that have ended included. */
+function processTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(f[11]) + Number(f[12]);
+}
+
 async function main(): Promise<void> {
   const s = readSettings();
   const batches = Number(process.env.BENCH_PROFILE_BATCHES ?? "30");
@@ -51,9 +58,11 @@ async function main(): Promise<void> {
     await batchUpsert(srv.child.url, s, 10_000_000, 2);
     let t0 = performance.now();
     let c0 = threadTicks(pid);
+    let p0 = processTicks(pid);
     const mark = (): void => {
       t0 = performance.now();
       c0 = threadTicks(pid);
+      p0 = processTicks(pid);
     };
     let items: number;
     if (post) {
@@ -69,11 +78,18 @@ async function main(): Promise<void> {
     }
     const wall = (performance.now() - t0) / 1000;
     const c1 = threadTicks(pid);
+    const p1 = processTicks(pid);
     const rows: { tid: string; name: string; cores: number; us: number }[] = [];
     for (const [tid, b] of c1) {
       const dt = (b.ticks - (c0.get(tid)?.ticks ?? 0)) / HZ;
       if (dt > 0) rows.push({ tid, name: b.name, cores: dt / wall, us: (dt / items) * 1e6 });
     }
+    // threads that ended meanwhile (each compaction runs in a worker of its own) are only in the process total
+    let live = 0;
+    for (const [tid, b] of c1) live += b.ticks - (c0.get(tid)?.ticks ?? 0);
+    const ended = (p1 - p0 - live) / HZ;
+    if (ended > 0)
+      rows.push({ tid: "-", name: "ended threads", cores: ended / wall, us: (ended / items) * 1e6 });
     rows.sort((a, b) => b.cores - a.cores);
     const total = rows.reduce((a, r) => a + r.cores, 0);
     process.stdout.write(

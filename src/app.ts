@@ -7,7 +7,7 @@ import { AppError } from "./errors";
 import type { Config } from "./config/config";
 import type { Logger } from "./log/logger";
 import { openGraphStore } from "./store/open-store";
-import { entityWrites, type CommitEvent, type GraphStore } from "./store/graph-store";
+import { entityWrites, HISTORY_GRAPH_PREFIX, type CommitEvent, type GraphStore } from "./store/graph-store";
 import { EntityIndex } from "./store/indexes/entity-index";
 import { AttributeIndex } from "./ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "./ngsi-ld/query/geo";
@@ -84,6 +84,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     maxQuads: config.maxQuads,
     journalCompactBytes: config.journalCompactBytes,
     reclaimDroppedQuads: config.storeReclaimQuads,
+    // history segments are read by SPARQL only, i.e. by the replica: journaled, never in the store's memory
+    diskOnlyGraphPrefixes: [HISTORY_GRAPH_PREFIX],
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   // the indexes derived from entities never see the broker's internal graphs (subscriptions)

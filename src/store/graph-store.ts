@@ -72,6 +72,7 @@ export type SelectRow = Record<string, string>;
 
 /** Size figures of the store. */
 export interface StoreStats {
+  /** Quads in the store worker's memory (graphs kept on disk only are not counted). */
   quads: number;
   tenants: number;
   journalBytes: number;
@@ -96,11 +97,15 @@ export interface GraphStore {
    * instead of adding up. The commit then resolves only after its promise too (and rejects with it).
    */
   commit<M>(tenant: string, writes: GraphWrite[], meta: M, onApplied?: () => Promise<void>): Promise<number>;
-  /** N-Triples of each named graph, or null where the graph does not exist. */
+  /**
+   * N-Triples of each named graph, or null where the graph does not exist. A graph the store keeps on disk
+   * only (`diskOnlyGraphPrefixes` of openGraphStore, e.g. the history segments) reads as null: do not ask
+   * for one here, SPARQL (the replica) reads them.
+   */
   readGraphs(tenant: string, graphs: string[]): Promise<(string | null)[]>;
-  /** SPARQL SELECT / ASK over one tenant's dataset (union default graph off). */
+  /** SPARQL SELECT / ASK over one tenant's dataset (union default graph off), without disk-only graphs. */
   select(tenant: string, sparql: string): Promise<SelectRow[]>;
-  /** Tenants that hold at least one graph. */
+  /** Tenants that hold at least one graph in memory (disk-only graphs do not count). */
   tenants(): Promise<string[]>;
   /** Listener for every committed write (the change feed). Returns an unsubscribe function. */
   onCommit(listener: (event: CommitEvent) => void): () => void;

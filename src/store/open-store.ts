@@ -41,6 +41,15 @@ export interface OpenStoreOptions {
   wasmPreGrowBytes?: number;
   /** Dropped quads that trigger a memory reclaim (default 2,000,000; see memory-reclaim.ts). */
   reclaimDroppedQuads?: number;
+  /**
+   * Graphs kept on disk only (default none): writes to a graph whose IRI starts with one of these are
+   * journaled (same record, CRC and group commit as the rest of their commit), compacted into snapshots and
+   * loaded by the SPARQL replica, but never loaded into the store worker's Oxigraph, on commit, replay,
+   * snapshot load or memory reclaim. So they take no WASM memory there, count neither towards `quads` /
+   * `maxQuads` nor `droppedQuads`, and `readGraphs` (null), `select` and `tenants` do not see them: only
+   * the replica answers for them (docs/architecture.md "Temporal history in the graph").
+   */
+  diskOnlyGraphPrefixes?: readonly string[];
   log?: (level: "debug" | "info" | "warn" | "error", msg: string, fields?: object) => void;
 }
 
@@ -64,6 +73,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     journalCompactBytes: opts.journalCompactBytes ?? 256 * 1024 * 1024,
     wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024,
     reclaimDroppedQuads: opts.reclaimDroppedQuads ?? 2_000_000,
+    diskOnlyGraphPrefixes: [...(opts.diskOnlyGraphPrefixes ?? [])],
   };
   const worker = new Worker(path.join(__dirname, "worker", "store-worker.js"), { workerData: workerOpts });
   const pending = new Map<number, Pending>();

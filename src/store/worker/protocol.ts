@@ -33,6 +33,8 @@ export interface WorkerOptions {
   wasmPreGrowBytes: number;
   /** Dropped quads (and at least as many as live ones) that trigger a memory reclaim. */
   reclaimDroppedQuads: number;
+  /** Prefixes of graph IRIs journaled and snapshotted but not loaded into memory (TenantDatasets). */
+  diskOnlyGraphPrefixes: string[];
 }
 
 /** A worker error carried back as data; the proxy turns it into an AppError of the same kind. */

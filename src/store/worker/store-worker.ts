@@ -30,7 +30,7 @@ const port = parentPort;
 if (!port) throw new Error("store-worker must run in a worker thread");
 const opts = workerData as WorkerOptions;
 const dir = path.join(opts.dataDir, "store");
-const datasets = new TenantDatasets(opts.maxQuads);
+const datasets = new TenantDatasets(opts.maxQuads, opts.diskOnlyGraphPrefixes);
 /** Answers of this turn, posted together in one message at the end of it (protocol StoreMessage). */
 let outbox: (StoreResponse | WorkerEvent | AppliedNotice)[] = [];
 const flush = (): void => {

@@ -36,7 +36,29 @@ export class TenantDatasets {
   private total = 0;
   private dropped = 0;
 
-  constructor(private readonly maxQuads: number) {}
+  /**
+   * @param maxQuads ceiling of the quads held in memory, over all tenants.
+   * @param diskOnly prefixes of graph IRIs that are never loaded here (docs/architecture.md "Temporal
+   *   history in the graph", "Files in DATA_DIR"): their writes are accepted (IRI checked) and skipped on
+   *   commit, replay and snapshot load, so they hold no memory, count no quads and drop none. The store
+   *   worker still journals them, so compaction and the SPARQL replica (its own datasets, without this
+   *   list) carry them. Oxigraph does not parse their text here: the writer vouches for it.
+   */
+  constructor(
+    private readonly maxQuads: number,
+    private readonly diskOnly: readonly string[] = [],
+  ) {}
+
+  /** True if `graph` is loaded into memory (not under a disk-only prefix). */
+  inMemory(graph: string): boolean {
+    for (const p of this.diskOnly) if (graph.startsWith(p)) return false;
+    return true;
+  }
+
+  /** The writes that go to memory (every write when no prefix is disk-only). */
+  private kept(writes: GraphWrite[]): GraphWrite[] {
+    return this.diskOnly.length === 0 ? writes : writes.filter((w) => this.inMemory(w.graph));
+  }
 
   /**
    * Quads removed (by replacement or deletion) since these datasets were filled. Oxigraph's in-memory
@@ -57,12 +79,12 @@ export class TenantDatasets {
     this.dropped = 0;
   }
 
-  /** Estimated quads in all tenants (line counts of the writes and of the snapshot). */
+  /** Estimated quads in memory in all tenants (line counts of the writes and of the snapshot). */
   get quads(): number {
     return this.total;
   }
 
-  /** Tenants that hold at least one graph. */
+  /** Tenants that hold at least one graph in memory (disk-only graphs do not count). */
   tenants(): string[] {
     return [...this.counts.entries()].filter(([, m]) => m.size > 0).map(([t]) => t);
   }
@@ -83,13 +105,16 @@ export class TenantDatasets {
    * If Oxigraph refuses a write's text, every graph this commit touched is restored and the commit
    * fails with BadRequestData. `replay: true` is for journal replay of commits that were accepted
    * once: no ceiling and no undo copies (a failure there is fatal anyway), so replay runs faster.
+   * Writes to disk-only graphs are checked for their IRI and otherwise skipped (see the constructor).
    */
   apply(tenant: string, writes: GraphWrite[], replay = false): void {
     if (replay) {
       for (const w of writes) assertGraphIri(w.graph);
+      const kept = this.kept(writes);
+      if (kept.length === 0) return;
       const store = this.storeOf(tenant);
       const counts = this.countsOf(tenant);
-      for (const w of writes) this.replace(store, counts, w);
+      for (const w of kept) this.replace(store, counts, w);
       return;
     }
     this.begin(tenant, writes).step(Infinity);
@@ -102,13 +127,15 @@ export class TenantDatasets {
    * write them until the job is done (the store worker holds its request queue meanwhile). A failing write
    * restores every graph the job touched and throws BadRequestData, as {@link apply} does.
    */
-  begin(tenant: string, writes: GraphWrite[]): ApplyJob {
+  begin(tenant: string, all: GraphWrite[]): ApplyJob {
+    for (const w of all) assertGraphIri(w.graph);
+    const writes = this.kept(all);
+    if (writes.length === 0) return { step: () => true };
     const counts = this.countsOf(tenant);
     const sizes = new Map<string, number>();
     const lines: number[] = [];
     let delta = 0;
     for (const w of writes) {
-      assertGraphIri(w.graph);
       const before = sizes.get(w.graph) ?? counts.get(w.graph) ?? 0;
       const after = w.triples === null ? 0 : lineCount(w.triples);
       sizes.set(w.graph, after);
@@ -155,6 +182,7 @@ export class TenantDatasets {
    * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s. 8 MiB slices
    * instead of 32 MiB: RSS of the store alone after loading a 1.1 GB / 6.1 M-quad snapshot 1,883 and
    * 1,936 MB instead of 1,982 and 2,006 MB, in the same time (docs/performance.md "Session 4: RSS at 100k").
+   * Disk-only graphs (see the constructor) are skipped.
    */
   loadSnapshot(
     tenant: string,
@@ -173,6 +201,7 @@ export class TenantDatasets {
       size = 0;
     };
     for (const run of graphRuns(chunks, source)) {
+      if (!this.inMemory(run.graph)) continue; // a disk-only graph: journaled and snapshotted, not loaded
       if (run.graph !== last && size >= sliceBytes) flush();
       last = run.graph;
       pending.push(run.buf.subarray(run.start, run.end));
@@ -183,7 +212,10 @@ export class TenantDatasets {
     flush();
   }
 
-  /** The N-Triples of one graph, or null where it does not exist. */
+  /**
+   * The N-Triples of one graph, or null where it does not exist. A disk-only graph is never here, so it
+   * reads as null: callers must not ask for one (the SPARQL replica holds them).
+   */
   readGraph(tenant: string, graph: string): string | null {
     const store = this.stores.get(tenant);
     if (!store || !this.counts.get(tenant)?.has(graph)) return null;
@@ -193,6 +225,7 @@ export class TenantDatasets {
   /**
    * SELECT rows (variable -> term in N-Triples syntax; unbound variables are absent). An ASK answers
    * as a solution sequence: `[{}]` for true, `[]` for false. Other query forms are BadRequestData.
+   * Disk-only graphs are not seen.
    */
   select(tenant: string, sparql: string): SelectRow[] {
     if (isGraphForm(queryFormOf(sparql))) {
