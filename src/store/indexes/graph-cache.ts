@@ -7,7 +7,7 @@ import type { CommitEvent } from "../graph-store";
  * change feed: a committed write replaces the text of a cached graph or removes it, so it never serves
  * stale data once the write is acknowledged. A write does not add a graph nobody read: caching every
  * created entity filled it with the last ~9,000 of a 100k batch fill, ~106 MB of heap that no read used
- * (docs/performance.md "Session 5: the graph cache").
+ * (docs/performance.md "Session 5: glibc's free memory, the graph cache").
  *
  * Bounded by characters of text (config `GRAPH_CACHE_BYTES`), not by entries: a 10-attribute entity is about
  * 7 KB of N-Triples, so the former 20,000 entries held 143 MB of heap at 100k entities (bench/memory.ts).
