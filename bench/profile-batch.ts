@@ -58,17 +58,21 @@ async function main(): Promise<void> {
     await batchUpsert(srv.child.url, s, 10_000_000, 2);
     let t0 = performance.now();
     let c0 = threadTicks(pid);
+    let own0 = process.cpuUsage();
     let p0 = processTicks(pid);
     const mark = (): void => {
       t0 = performance.now();
       c0 = threadTicks(pid);
+      own0 = process.cpuUsage();
       p0 = processTicks(pid);
     };
     let items: number;
     if (post) {
-      const r = await postEntities(srv.child.url, s, { next: 0 });
+      const r = await postEntities(srv.child.url, s, { next: 0 }, mark);
       items = r.okPerSec * r.durationS;
-      process.stdout.write(`POST /entities: ${Math.round(r.okPerSec)} req/s, p50 ${r.latencyMs.p50} ms\n`);
+      process.stdout.write(
+        `POST /entities: ${Math.round(r.okPerSec)} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms\n`,
+      );
     } else {
       const r = await batchUpsert(srv.child.url, s, 0, batches, undefined, mark);
       items = r.entities;
@@ -77,6 +81,8 @@ async function main(): Promise<void> {
       );
     }
     const wall = (performance.now() - t0) / 1000;
+    const own = process.cpuUsage(own0);
+    const loadGen = (own.user + own.system) / 1e6 / wall;
     const c1 = threadTicks(pid);
     const p1 = processTicks(pid);
     const rows: { tid: string; name: string; cores: number; us: number }[] = [];
@@ -94,7 +100,8 @@ async function main(): Promise<void> {
     const total = rows.reduce((a, r) => a + r.cores, 0);
     process.stdout.write(
       `${Math.round(items)} items in ${wall.toFixed(2)} s; service ${total.toFixed(2)} cores, ` +
-        `${((total * wall * 1e6) / items).toFixed(0)} µs CPU per item; load ${readFileSync("/proc/loadavg", "utf8").trim()}\n`,
+        `${((total * wall * 1e6) / items).toFixed(0)} µs CPU per item; load generator ${loadGen.toFixed(2)} cores; ` +
+        `load ${readFileSync("/proc/loadavg", "utf8").trim()}\n`,
     );
     for (const r of rows) {
       const main = r.tid === String(pid) ? " (main)" : "";

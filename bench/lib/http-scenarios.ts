@@ -24,7 +24,13 @@ export async function getLoad(url: string, path: string, s: Settings): Promise<L
 }
 
 /** POST /entities, each request a new 10-attribute entity (application/ld+json, @context in the body). */
-export async function postEntities(url: string, s: Settings, ids: IdCounter): Promise<LoadResult> {
+export async function postEntities(
+  url: string,
+  s: Settings,
+  ids: IdCounter,
+  /** Called after the warm-up, just before the timed load (for CPU accounting of the timed load alone). */
+  beforeTimed?: () => void,
+): Promise<LoadResult> {
   const requests = [
     {
       method: "POST" as const,
@@ -35,6 +41,7 @@ export async function postEntities(url: string, s: Settings, ids: IdCounter): Pr
   ];
   if (s.warmupSeconds > 0)
     await runLoad({ url, connections: s.connections, durationS: s.warmupSeconds, requests });
+  beforeTimed?.();
   return runLoad({ url, connections: s.connections, durationS: s.seconds, requests });
 }
 

@@ -10,6 +10,7 @@ import type {
   WorkerEvent,
   WorkerOptions,
 } from "./worker/protocol";
+import { RequestOutbox } from "./request-outbox";
 import { toAppError } from "./worker/wire-error";
 
 /**
@@ -18,6 +19,9 @@ import { toAppError } from "./worker/wire-error";
  * prepares the next (docs/performance.md "Session 4: the write path").
  */
 const LARGE_COMMIT_CHARS = 256 * 1024;
+
+/** How long (ms) a small request may wait for the end of the turn before it is sent (request-outbox.ts). */
+const OUTBOX_MAX_WAIT_MS = 1;
 
 /** Characters of N-Triples text in `writes` (a size estimate; drops count 0). */
 function textLength(writes: GraphWrite[]): number {
@@ -131,30 +135,17 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   });
 
   // the requests of one event-loop turn go to the worker in one message (protocol StoreMessage)
-  let outbox: StoreRequest[] = [];
-  const flush = (): void => {
-    const out = outbox;
-    outbox = [];
+  const outbox = new RequestOutbox<StoreRequest>((out) => {
     if (!fatal) worker.postMessage(out.length === 1 ? out[0] : out);
-  };
-  let flushScheduled = false;
-  const flushNow = (): void => {
-    flushScheduled = false;
-    if (outbox.length) flush();
-  };
+  }, OUTBOX_MAX_WAIT_MS);
   const call = (req: WithoutId<StoreRequest>, applied?: () => void, large = false): Promise<Ok> => {
     if (fatal) return Promise.reject(new AppError("InternalError", fatal));
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, applied });
-      outbox.push({ ...req, id } as StoreRequest);
       // a large commit goes at once (with what waits before it): the worker can load it while this
       // thread prepares the next one, instead of waiting for the end of a turn that may run many more
-      if (large) flush();
-      else if (!flushScheduled) {
-        flushScheduled = true;
-        setImmediate(flushNow);
-      }
+      outbox.push({ ...req, id } as StoreRequest, large);
     });
   };
 
