@@ -17,7 +17,10 @@ export function parseLang(raw: string): string[] {
 
 /**
  * Picks the string of a language map for the preferences (§4.15): the first preferred tag present,
- * any tag for `*`, then `@none`, then the first entry. Returns the value and the tag chosen.
+ * any tag for `*`, then `@none`, then the entry whose tag sorts first. "Any" is made deterministic on
+ * purpose: the map is read back from RDF, where its entries have no order, so "the first key" would depend
+ * on whether the entity came from the graph cache (written order) or the store (index order).
+ * Returns the value and the tag chosen.
  */
 export function pickLanguage(
   map: Record<string, unknown>,
@@ -28,6 +31,7 @@ export function pickLanguage(
     if (p in map) return { value: map[p], lang: p };
   }
   if ("@none" in map) return { value: map["@none"], lang: "@none" };
-  const first = Object.keys(map)[0];
+  let first: string | undefined;
+  for (const tag of Object.keys(map)) if (first === undefined || tag < first) first = tag;
   return { value: first === undefined ? undefined : map[first], lang: first };
 }

@@ -76,6 +76,22 @@ describe("renderEntity (ETSI GS CIM 009 §4.5, §5.7.1)", () => {
     expect(l.name).to.deep.equal({ type: "Property", value: "Saigon Bridge", lang: "en" });
   });
 
+  it("answers lang=* with the same entry whatever the order the language map was read in (§4.15)", () => {
+    const reversed: Entity = {
+      ...stored,
+      name: { type: "LanguageProperty", languageMap: { en: "Saigon Bridge", vi: "Cầu Sài Gòn" } },
+    };
+    for (const e of [stored, reversed]) {
+      const any = renderEntity(e, opts({ lang: parseLang("*") })) as Record<string, unknown>;
+      expect(any.name).to.deep.equal({ type: "Property", value: "Saigon Bridge", lang: "en" });
+      const kv = renderEntity(e, opts({ format: "keyValues", lang: parseLang("*") })) as Record<
+        string,
+        unknown
+      >;
+      expect(kv.name).to.equal("Saigon Bridge");
+    }
+  });
+
   it("renders a GeoJSON Feature with the location as geometry", () => {
     const f = renderFeature(stored, opts({ format: "keyValues" }));
     expect(f.type).to.equal("Feature");
