@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { entityToTriples, triplesToEntity } from "../../src/ngsi-ld/codec";
 import type { EntityCodec } from "../../src/ngsi-ld/entities/entity-codec";
 import { EntityRepository } from "../../src/ngsi-ld/entities/entity-repository";
@@ -15,9 +12,8 @@ import { matchesFilter, type EntityFilter } from "../../src/ngsi-ld/query/query-
 import { compileContext } from "../../src/rdf/compile-context";
 import type { GraphStore } from "../../src/store/graph-store";
 import { EntityIndex } from "../../src/store/indexes/entity-index";
-import { GraphCache } from "../../src/store/indexes/graph-cache";
-import { openGraphStore } from "../../src/store/open-store";
 import { Rng } from "../unit/ngsi-ld/codec/entity-generator";
+import { openFeedStore, type FeedStore } from "./helpers/feed-store";
 import { CORE_URL, loadContext } from "../unit/ngsi-ld/codec/local-contexts";
 
 const codec: EntityCodec = {
@@ -146,7 +142,7 @@ function randomFilter(r: Rng): EntityFilter {
 
 describe("query engine, model-based: indexed answers = a naive scan (DESIGN.md indexes; issue 3 item 4)", function () {
   this.timeout(120_000);
-  let dir: string;
+  let fed: FeedStore;
   let store: GraphStore;
   let ids: EntityIndex;
   let repo: EntityRepository;
@@ -188,15 +184,8 @@ describe("query engine, model-based: indexed answers = a naive scan (DESIGN.md i
   };
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-qmodel-"));
-    store = await openGraphStore({ dataDir: dir });
-    ids = new EntityIndex();
-    store.onCommit((e) => ids.apply(e));
-    const cache = new GraphCache();
-    store.onCommit((e) => cache.apply(e));
-    geo = new GeoIndex();
-    store.onCommit((e) => geo.apply(e));
-    repo = new EntityRepository(store, ids, codec, cache, geo);
+    fed = await openFeedStore("citygraph-qmodel-", codec);
+    ({ store, ids, geo, repo } = fed);
     views = new EntityViewCache(repo, 100);
     store.onCommit((e) => views.apply(e));
     index = new AttributeIndex((t, id) => codec.fromTriples(t, id, core), core);
@@ -205,10 +194,7 @@ describe("query engine, model-based: indexed answers = a naive scan (DESIGN.md i
     batch.forEach((_, n) => live.add(n));
     await repo.commit(TENANT, "create", ctx, batch);
   });
-  after(async () => {
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(async () => fed.close());
 
   it("answers 300 random queries like the naive evaluator", async () => compare(index, 300));
 

@@ -1,14 +1,17 @@
+import type { CompiledContext } from "../../rdf/compiled-context";
 import { parseNTriples } from "../../rdf/ntriples/parse";
 import { NGSI_LD_GEOPROPERTY, NGSI_LD_HAS_VALUE, RDF_JSON, RDF_TYPE } from "../../rdf/vocab";
-import type { JsonValue } from "./types";
+import { ENTITY_META_MEMBERS } from "../model/attribute-kinds";
+import type { JsonValue, NgsiEntity } from "./types";
 
 /**
  * What the derived indexes (DESIGN.md "Indexes beside the store, derived from it") need to know of an
  * entity's attributes, read straight from the entity graph as the codec writes it (ETSI GS CIM 009
  * v1.8 Annex D RDF form: `<entity> <attr> _:b . _:b rdf:type ngsi-ld:<Kind>`, and for a GeoProperty
  * `_:b ngsi-ld:hasValue "<geojson>"^^rdf:JSON`). This file is the ONE place that knows that layout
- * for the indexes: the per-commit path and the start-up scan of every graph both go through
- * {@link attributeFacts}.
+ * for the indexes: the start-up scan of every graph goes through {@link attributeFacts}, and the change
+ * feed, which holds the entity it wrote, through {@link entityAttributeFacts}, the same facts read from
+ * the entity object the codec writes that layout from.
  */
 export interface AttributeFact {
   /** Expanded attribute IRI. */
@@ -57,6 +60,30 @@ export function attributeFacts(triples: string, entityId: string): AttributeFact
     const v = values.get(t.object.value);
     if (kind === NGSI_LD_GEOPROPERTY && v !== undefined) fact.geometry = JSON.parse(v) as JsonValue;
     out.push(fact);
+  }
+  return out;
+}
+
+/**
+ * The facts {@link attributeFacts} reads from the graph the codec writes for `entity` (compacted with
+ * `ctx`), read from the entity itself: one per instance of each attribute, its kind expanded, a
+ * GeoProperty's object value as its geometry (a copy: the index keeps it). Only for an entity that
+ * `readsAsWritten` (reads-as-written.ts); the order of facts may differ from the graph's.
+ */
+export function entityAttributeFacts(entity: NgsiEntity, ctx: CompiledContext): AttributeFact[] {
+  const out: AttributeFact[] = [];
+  for (const name of Object.keys(entity)) {
+    if (ENTITY_META_MEMBERS.has(name)) continue;
+    const attribute = ctx.expandTerm(name);
+    const v = entity[name];
+    for (const inst of (Array.isArray(v) ? v : [v]) as { type: string; value?: JsonValue }[]) {
+      const kind = ctx.expandTerm(inst.type);
+      const fact: AttributeFact = { attribute, kind };
+      const g = inst.value;
+      if (kind === NGSI_LD_GEOPROPERTY && typeof g === "object" && g !== null && !Array.isArray(g))
+        fact.geometry = structuredClone(g);
+      out.push(fact);
+    }
   }
   return out;
 }

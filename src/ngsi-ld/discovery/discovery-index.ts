@@ -2,6 +2,7 @@ import type { CommitEvent, GraphStore } from "../../store/graph-store";
 import { type EntityIndex, typesInTriples } from "../../store/indexes/entity-index";
 import { scanGraphs, type GraphScanConsumer } from "../../store/indexes/graph-scan";
 import { attributeFacts, type AttributeFact } from "../codec/attribute-facts";
+import { writtenEntity } from "../entities/written-entity";
 
 /** Counts by key that forget a key when its count drops to 0. */
 type Counts = Map<string, number>;
@@ -101,9 +102,15 @@ export class DiscoveryIndex implements GraphScanConsumer {
     for (const e of pending) this.applyEvent(e);
   }
 
+  /** One commit: each written entity read as the repository wrote it (entities/written-entity.ts) or from its graph. */
   private applyEvent(event: CommitEvent): void {
     for (const w of event.writes) {
-      if (w.triples === null) this.put(event.tenant, w.graph, undefined, []);
+      if (w.triples === null) {
+        this.put(event.tenant, w.graph, undefined, []);
+        continue;
+      }
+      const written = writtenEntity(event, w.graph);
+      if (written) this.put(event.tenant, w.graph, written.types(), written.attributeFacts());
       else
         this.put(
           event.tenant,

@@ -1,5 +1,5 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
-import type { GraphStore, GraphWrite } from "../../store/graph-store";
+import type { CommitEvent, GraphStore, GraphWrite } from "../../store/graph-store";
 import type { EntityIndex } from "../../store/indexes/entity-index";
 import type { GraphCache } from "../../store/indexes/graph-cache";
 import type { Entity } from "../model/entity";
@@ -15,6 +15,12 @@ export interface EntityChangeMeta {
   /** The same entities before the write (absent when they did not exist). */
   before: Map<string, Entity>;
   ctx: CompiledContext;
+}
+
+/** The meta of a commit the repository made (undefined for other committers' events). */
+export function entityChangeOf(event: CommitEvent): EntityChangeMeta | undefined {
+  const m = event.meta as EntityChangeMeta | null | undefined;
+  return typeof m === "object" && m !== null && m.after instanceof Map ? m : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 import type { DeliveryResult, NotificationJob, NotificationQueue } from "../../notify/notification-job";
-import type { EntityChangeMeta } from "../entities/entity-repository";
+import { entityChangeOf, type EntityChangeMeta } from "../entities/entity-repository";
 import { typesOf, type Entity } from "../model/entity";
 import type { EntityFilter } from "../query/query-filter";
 import { renderJoinedList } from "../render/linked-entities";
@@ -26,9 +26,6 @@ export interface NotifierDeps {
   statsFlushMs: number;
   log(level: "info" | "warn" | "error", msg: string, fields?: object): void;
 }
-
-const isEntityMeta = (m: unknown): m is EntityChangeMeta =>
-  typeof m === "object" && m !== null && (m as EntityChangeMeta).after instanceof Map;
 
 /**
  * What makes the data of two subscriptions' notifications of one change the same text: @contexts, the
@@ -83,8 +80,9 @@ export class SubscriptionNotifier {
 
   /** The change-feed listener. */
   onCommit(event: CommitEvent): void {
-    if (!isEntityMeta(event.meta) || !this.queue) return;
-    const jobs = this.match(event.tenant, event.meta);
+    const meta = entityChangeOf(event);
+    if (!meta || !this.queue) return;
+    const jobs = this.match(event.tenant, meta);
     if (jobs.length === 0) return;
     const queue = this.queue;
     const p = jobs.every((j) => !(j instanceof Promise))

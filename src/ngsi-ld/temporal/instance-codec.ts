@@ -1,5 +1,6 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { ATTRIBUTE_META_MEMBERS } from "../model/attribute-kinds";
+import { epochMs } from "../model/datetime";
 import type { AttributeInstance } from "../model/normalize-attribute";
 import type { RowTuple } from "./history-record";
 import type { TemporalIndex } from "./temporal-index";
@@ -23,17 +24,26 @@ export function instanceNumber(id: string): number | undefined {
  */
 function mapNames(v: Record<string, unknown>, f: (n: string) => string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (k === "vocab" && v.type === "VocabProperty") {
-      out[k] = Array.isArray(x)
-        ? x.map((s) => (typeof s === "string" ? f(s) : s))
-        : typeof x === "string"
-          ? f(x)
-          : x;
-    } else if (ATTRIBUTE_META_MEMBERS.has(k)) out[k] = x;
-    else out[f(k)] = subs(x, f);
-  }
+  for (const k of Object.keys(v)) mapMember(v, k, f, out);
   return out;
+}
+
+/** Member `k` of instance `v` into `out`, renamed as {@link mapNames} does. */
+function mapMember(
+  v: Record<string, unknown>,
+  k: string,
+  f: (n: string) => string,
+  out: Record<string, unknown>,
+): void {
+  const x = v[k];
+  if (k === "vocab" && v.type === "VocabProperty") {
+    out[k] = Array.isArray(x)
+      ? x.map((s) => (typeof s === "string" ? f(s) : s))
+      : typeof x === "string"
+        ? f(x)
+        : x;
+  } else if (ATTRIBUTE_META_MEMBERS.has(k)) out[k] = x;
+  else out[f(k)] = subs(x, f);
 }
 
 function subs(x: unknown, f: (n: string) => string): unknown {
@@ -56,7 +66,20 @@ function compactedTemplate(
   return t;
 }
 
-const ms = (v: unknown): number | undefined => (typeof v === "string" ? Date.parse(v) : undefined);
+/** The last two times converted: an entity's instances share their createdAt/modifiedAt and mostly observedAt. */
+const recent: [string, number, string, number] = ["", NaN, "", NaN];
+
+function ms(v: unknown): number | undefined {
+  if (typeof v !== "string") return undefined;
+  if (v === recent[0]) return recent[1];
+  if (v === recent[2]) return recent[3];
+  const t = epochMs(v);
+  recent[2] = recent[0];
+  recent[3] = recent[1];
+  recent[0] = v;
+  recent[1] = t;
+  return t;
+}
 
 /**
  * The log tuple of one attribute instance compacted with `ctx` (issue 5 history layout): names expanded,
@@ -69,14 +92,11 @@ export function instanceToTuple(
   iid: number,
   now: number,
 ): RowTuple {
+  const num = inst.type === "Property" && typeof inst.value === "number" ? inst.value : null;
   const rest: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(mapNames(inst, (n) => ctx.expandTerm(n)))) {
-    if (!COLUMN_MEMBERS.has(k)) rest[k] = v;
-  }
-  let num: number | null = null;
-  if (inst.type === "Property" && typeof inst.value === "number") {
-    num = inst.value;
-    delete rest.value;
+  const expand = (n: string) => ctx.expandTerm(n);
+  for (const k of Object.keys(inst)) {
+    if (!COLUMN_MEMBERS.has(k) && (num === null || k !== "value")) mapMember(inst, k, expand, rest);
   }
   const created = ms(inst.createdAt) ?? now;
   return [

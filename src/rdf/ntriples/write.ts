@@ -28,13 +28,22 @@ function escapeIriChar(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
-/** The escaped body of a string literal (RDF 1.1 N-Triples §2.5 STRING_LITERAL_QUOTE). */
+/**
+ * The escaped body of a string literal (RDF 1.1 N-Triples §2.5 STRING_LITERAL_QUOTE). A string whose
+ * only characters to escape are `"`, `\`, LF and CR (JSON literals: the attribute times, GeoJSON) goes
+ * through the native `JSON.stringify`, which escapes exactly these the same way when the string has no
+ * other control character and no surrogate (those take the regular expression).
+ */
 export function escapeString(s: string): string {
+  let escapes = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 34 || c === 92 || c === 10 || c === 13) return s.replace(STRING_ESCAPES, escapeStringChar);
+    if (c === 34 || c === 92 || c === 10 || c === 13) escapes = true;
+    else if (c < 32 || (c >= 0xd800 && c <= 0xdfff)) return s.replace(STRING_ESCAPES, escapeStringChar);
   }
-  return s;
+  if (!escapes) return s;
+  const json = JSON.stringify(s);
+  return json.slice(1, json.length - 1);
 }
 
 const iriCache = new Map<string, string>();

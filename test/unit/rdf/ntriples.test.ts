@@ -19,6 +19,32 @@ describe("N-Triples writer and parser (RDF 1.1 N-Triples)", () => {
     expect(ntLangLiteral("chào", "vi")).to.equal('"chào"@vi');
   });
 
+  it('escapes exactly ", \\, LF and CR whichever path a string takes (JSON.stringify or the regular expression)', () => {
+    const slow = (x: string) =>
+      x.replace(/["\\\n\r]/g, (c) => ({ '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r" })[c] as string);
+    const parts = [
+      '"',
+      "\\",
+      "\n",
+      "\r",
+      "\t",
+      "\u0001",
+      "a",
+      "é",
+      "🚦",
+      "\ud800",
+      "\u2028",
+      '{"d":["2025-01-01T00:00:00Z",null]}',
+    ];
+    let seed = 7;
+    for (let i = 0; i < 2000; i++) {
+      let x = "";
+      for (let k = 0; k < 6; k++) x += parts[(seed = (seed * 48271) % 2147483647) % parts.length];
+      expect(escapeString(x), JSON.stringify(x)).to.equal(slow(x));
+    }
+    expect(escapeString('{"a":"b\\n"}')).to.equal('{\\"a\\":\\"b\\\\n\\"}');
+  });
+
   it("round-trips awkward strings, unicode, datatypes and language tags", () => {
     const values = ["", 'q"uote', "back\\slash", "multi\nline\r", "tab\there", "Đường 🚦", "\u0001"];
     let text = "";

@@ -4,6 +4,7 @@ import type { CommitEvent, GraphStore } from "../../../store/graph-store";
 import { EntityIndex } from "../../../store/indexes/entity-index";
 import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
 import { attributeFacts, type AttributeFact } from "../../codec/attribute-facts";
+import { writtenEntity } from "../../entities/written-entity";
 import { geometryError } from "../../model/geojson";
 import { geometryBBox, searchBox, type BBox } from "./geo-bbox";
 import { matchesGeoQuery } from "./geo-predicates";
@@ -96,14 +97,18 @@ export class GeoIndex implements GraphScanConsumer {
     }
   }
 
-  /** Applies one committed write (the change-feed listener): each written entity's items are replaced. */
+  /**
+   * Applies one committed write (the change-feed listener): each written entity's items are replaced,
+   * read from the entity the repository wrote when it hands it over (entities/written-entity.ts).
+   */
   apply(event: CommitEvent): void {
     const t = this.tenant(event.tenant);
     for (const w of event.writes) {
       for (const item of t.byEntity.get(w.graph) ?? []) t.trees.get(item.attribute)?.remove(item);
       t.byEntity.delete(w.graph);
       if (w.triples === null) continue;
-      for (const item of this.itemsOf(w.graph, attributeFacts(w.triples, w.graph))) {
+      const facts = writtenEntity(event, w.graph)?.attributeFacts() ?? attributeFacts(w.triples, w.graph);
+      for (const item of this.itemsOf(w.graph, facts)) {
         this.tree(t, item.attribute).insert(item);
         this.remember(t, item);
       }

@@ -1,6 +1,7 @@
 import type { CompiledContext } from "../../../rdf/compiled-context";
 import type { CommitEvent, GraphStore } from "../../../store/graph-store";
 import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
+import { writtenEntity } from "../../entities/written-entity";
 import { attributeNames, Entity, instancesOf, typesOf } from "../../model/entity";
 import type { AttributeInstance } from "../../model/normalize-attribute";
 import { instanceTargets } from "../q/q-evaluate";
@@ -53,9 +54,12 @@ export class TenantAttributeIndex {
     return this.entities.get(id)?.scopes ?? [];
   }
 
-  /** Replaces what the index knows of `e` (expanded with `ctx`). */
-  put(e: Entity, ctx: CompiledContext): void {
-    const id = own(e.id);
+  /**
+   * Replaces what the index knows of entity `graph` (its graph name, the id as stored) by `e`, expanded
+   * with `ctx` (the decoded `e.id` may be compacted, e.g. `ngsi-ld:default-context/e1`).
+   */
+  put(graph: string, e: Entity, ctx: CompiledContext): void {
+    const id = own(graph);
     this.remove(id);
     const entry: EntityEntry = {
       types: typesOf(e).map((t) => this.typeName(ctx.expandTerm(t))),
@@ -177,18 +181,27 @@ export class AttributeIndex implements GraphScanConsumer {
 
   /** {@link GraphScanConsumer}: one stored entity graph, decoded through the codec. */
   scanGraph(tenant: string, id: string, triples: string): void {
-    this.tenant(tenant).put(this.decode(triples, id), this.ctx);
+    this.tenant(tenant).put(id, this.decode(triples, id), this.ctx);
   }
 
   /** {@link GraphScanConsumer}: nothing to finish. */
   endScan(): void {}
 
-  /** Applies one committed write (the change-feed listener). */
+  /**
+   * Applies one committed write (the change-feed listener): an entity the repository wrote is read as
+   * it was committed (entities/written-entity.ts), any other graph decoded through the codec as the scan
+   * does; both give the same entry (test/integration/query-model.test.ts).
+   */
   apply(event: CommitEvent): void {
     const t = this.tenant(event.tenant);
     for (const w of event.writes) {
-      if (w.triples === null) t.remove(w.graph);
-      else t.put(this.decode(w.triples, w.graph), this.ctx);
+      if (w.triples === null) {
+        t.remove(w.graph);
+        continue;
+      }
+      const written = writtenEntity(event, w.graph);
+      if (written) t.put(w.graph, written.entity, written.ctx);
+      else t.put(w.graph, this.decode(w.triples, w.graph), this.ctx);
     }
   }
 }
