@@ -3,6 +3,7 @@ import { startApp } from "./app";
 import { ConfigError, loadConfig } from "./config/config";
 import { createLogger } from "./log/logger";
 import { tuneHeap } from "./heap-tuning";
+import { startMallocTrim } from "./malloc-trim";
 
 /**
  * Process entry (DESIGN.md "Layout"): reads the configuration, starts the service, and stops it
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   tuneHeap(config.heapGrowingPercent);
+  startMallocTrim(config.mallocTrimIntervalMs, log);
   const app = await startApp(config, log);
   let stopping = false;
   for (const sig of ["SIGTERM", "SIGINT"] as const) {

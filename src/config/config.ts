@@ -44,6 +44,12 @@ export interface Config {
    * memory-bound host, not the default (docs/performance.md "Session 4: RSS at 100k").
    */
   heapGrowingPercent: number;
+  /**
+   * How often the main thread checks glibc's free memory and gives it back with `malloc_trim` (optional
+   * addon citygraph-malloc-trim, src/malloc-trim.ts), ms. Env `MALLOC_TRIM_INTERVAL_MS`, default 1000;
+   * 0 = off (docs/performance.md "Session 5: glibc's free memory").
+   */
+  mallocTrimIntervalMs: number;
   /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
   journalCompactBytes: number;
   /** Folder of extra URL -> file context mappings (index.json). Env `PRELOAD_CONTEXTS_DIR`. */
@@ -196,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 500_000, 1000, 1_000_000_000),
     graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
     heapGrowingPercent: intVar(env, "HEAP_GROWING_PERCENT", 0, 0, 1000),
+    mallocTrimIntervalMs: intVar(env, "MALLOC_TRIM_INTERVAL_MS", 1000, 0, 3_600_000),
     journalCompactBytes: intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
     contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),

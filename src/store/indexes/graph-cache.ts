@@ -2,9 +2,12 @@ import type { CommitEvent } from "../graph-store";
 
 /**
  * A bounded, least-recently-used cache of entity graphs as N-Triples text (DESIGN.md "Indexes beside the
- * store, derived from it"). Reads that hit it skip the worker round trip. It is kept current by the change
- * feed: every committed write replaces or removes the cached text, so it never serves stale data once the
- * write is acknowledged.
+ * store, derived from it"). Reads that hit it skip the worker round trip. It holds the graphs that were
+ * read (an update reads its entity first, so updated entities are in it too) and is kept current by the
+ * change feed: a committed write replaces the text of a cached graph or removes it, so it never serves
+ * stale data once the write is acknowledged. A write does not add a graph nobody read: caching every
+ * created entity filled it with the last ~9,000 of a 100k batch fill, ~106 MB of heap that no read used
+ * (docs/performance.md "Session 5: glibc's free memory, the graph cache").
  *
  * Bounded by characters of text (config `GRAPH_CACHE_BYTES`), not by entries: a 10-attribute entity is about
  * 7 KB of N-Triples, so the former 20,000 entries held 143 MB of heap at 100k entities (bench/memory.ts).
@@ -41,11 +44,12 @@ export class GraphCache {
     }
   }
 
-  /** The change-feed listener: written graphs are cached, dropped graphs forgotten. */
+  /** The change-feed listener: cached graphs that were written are replaced, dropped ones forgotten. */
   apply(event: CommitEvent): void {
     for (const w of event.writes) {
-      if (w.triples === null) this.forget(event.tenant + "\u0000" + w.graph);
-      else this.set(event.tenant, w.graph, w.triples);
+      const key = event.tenant + "\u0000" + w.graph;
+      if (w.triples === null) this.forget(key);
+      else if (this.map.has(key)) this.set(event.tenant, w.graph, w.triples);
     }
   }
 

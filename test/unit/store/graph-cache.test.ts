@@ -31,4 +31,22 @@ describe("GraphCache (bounded by bytes, GRAPH_CACHE_BYTES)", () => {
     expect(cache.get("", "b")).to.equal(undefined); // tenants are apart
     expect(cache.get("t", "b")).to.equal(text(10));
   });
+
+  it("keeps written graphs current but does not add graphs nobody read", () => {
+    const cache = new GraphCache(1000);
+    cache.set("", "read", text(10));
+    cache.apply({
+      seq: 1,
+      tenant: "",
+      meta: null,
+      writes: [
+        { graph: "read", triples: text(20, "y") },
+        { graph: "created", triples: text(30) },
+      ],
+    });
+    expect(cache.get("", "read")).to.equal(text(20, "y"));
+    expect(cache.get("", "created")).to.equal(undefined);
+    expect(cache.size).to.equal(1);
+    expect(cache.cachedBytes).to.equal(20);
+  });
 });
