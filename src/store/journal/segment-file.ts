@@ -3,9 +3,11 @@ import { forEachRecord, type JournalRecord, type SegmentBytes, type SegmentEnd }
 
 /**
  * A window on a segment file (`windowBytes` read at a time, a record longer than that whole), moved
- * forward as records are decoded, so decoding holds one window of the file instead of all of it.
+ * forward as records are decoded, so decoding holds one window of the file instead of all of it. The
+ * bytes handed out are valid until the next call (SegmentBytes): the window's buffer is reused.
  */
 class FileWindow implements SegmentBytes {
+  private mem = Buffer.alloc(0);
   private buf = Buffer.alloc(0);
   private start = 0;
 
@@ -18,14 +20,16 @@ class FileWindow implements SegmentBytes {
   bytes(offset: number, n: number): Buffer {
     if (offset < this.start || offset + n > this.start + this.buf.length) {
       const size = Math.min(Math.max(n, this.windowBytes), this.length - offset);
-      const buf = Buffer.allocUnsafe(size);
+      // one buffer, reused while it is large enough: a new 8 MiB buffer per window left ~48 MB of dead
+      // ArrayBuffers in a compaction worker (docs/performance.md "Session 5: compaction worker memory")
+      if (this.mem.length < size) this.mem = Buffer.allocUnsafe(size);
       let got = 0;
       while (got < size) {
-        const r = fs.readSync(this.fd, buf, got, size - got, offset + got);
+        const r = fs.readSync(this.fd, this.mem, got, size - got, offset + got);
         if (r === 0) throw new Error(`segment file shrank while it was read (at byte ${offset + got})`);
         got += r;
       }
-      this.buf = buf;
+      this.buf = this.mem.subarray(0, size);
       this.start = offset;
     }
     return this.buf.subarray(offset - this.start, offset - this.start + n);

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+
 /** Lines of one graph that follow each other in a snapshot file, as a slice of a buffer. */
 export interface GraphRun {
   graph: string;
@@ -5,9 +7,45 @@ export interface GraphRun {
   start: number;
   end: number;
   lines: number;
+  /** True on the last run of the bytes read at once (see {@link graphRunsOfFile}). */
+  chunkEnd?: boolean;
 }
 
 const NL = 0x0a;
+
+/** The graph of the lines being read: its name's bytes (a copy, valid across chunks) and its IRI. */
+interface Current {
+  name: Buffer;
+  graph: string;
+}
+
+/**
+ * The runs of the whole lines of `buf` (which must end at a line's end or hold the partial last line
+ * after it); returns the offset after the last newline. The last run yielded has `chunkEnd` set.
+ */
+function* runsIn(buf: Buffer, cur: Current, source: string): Generator<GraphRun, number> {
+  let runStart = 0;
+  let lines = 0;
+  let at = 0;
+  for (let nl = buf.indexOf(NL, at); nl !== -1; nl = buf.indexOf(NL, at)) {
+    const gEnd = nl - 3; // the line ends with "> .\n"
+    const gStart = buf.lastIndexOf(" <", gEnd) + 2;
+    if (gStart - 2 < at || buf[gEnd] !== 0x3e) {
+      throw new Error(`snapshot ${source}: a line without a graph name near byte ${at}`);
+    }
+    if (buf.compare(cur.name, 0, cur.name.length, gStart, gEnd) !== 0) {
+      if (lines > 0) yield { graph: cur.graph, buf, start: runStart, end: at, lines };
+      cur.name = Buffer.from(buf.subarray(gStart, gEnd));
+      cur.graph = cur.name.toString("utf8");
+      runStart = at;
+      lines = 0;
+    }
+    lines++;
+    at = nl + 1;
+  }
+  if (lines > 0) yield { graph: cur.graph, buf, start: runStart, end: at, lines, chunkEnd: true };
+  return at;
+}
 
 /**
  * The lines of snapshot N-Quads (DESIGN.md "Durability is ours to build"), read chunk by chunk, as
@@ -18,32 +56,39 @@ const NL = 0x0a;
  */
 export function* graphRuns(chunks: Iterable<Uint8Array>, source: string): Generator<GraphRun> {
   let carry = Buffer.alloc(0);
-  let name = Buffer.alloc(0); // the current graph name (a copy, valid across chunks)
-  let graph = "";
+  const cur: Current = { name: Buffer.alloc(0), graph: "" };
   for (const chunk of chunks) {
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     const buf = carry.length ? Buffer.concat([carry, bytes]) : bytes;
-    let runStart = 0;
-    let lines = 0;
-    let at = 0;
-    for (let nl = buf.indexOf(NL, at); nl !== -1; nl = buf.indexOf(NL, at)) {
-      const gEnd = nl - 3; // the line ends with "> .\n"
-      const gStart = buf.lastIndexOf(" <", gEnd) + 2;
-      if (gStart - 2 < at || buf[gEnd] !== 0x3e) {
-        throw new Error(`snapshot ${source}: a line without a graph name near byte ${at}`);
-      }
-      if (buf.compare(name, 0, name.length, gStart, gEnd) !== 0) {
-        if (lines > 0) yield { graph, buf, start: runStart, end: at, lines };
-        name = Buffer.from(buf.subarray(gStart, gEnd));
-        graph = name.toString("utf8");
-        runStart = at;
-        lines = 0;
-      }
-      lines++;
-      at = nl + 1;
-    }
-    if (lines > 0) yield { graph, buf, start: runStart, end: at, lines };
+    const at = yield* runsIn(buf, cur, source);
     carry = Buffer.from(buf.subarray(at));
   }
   if (carry.length) throw new Error(`snapshot ${source} does not end with a newline`);
+}
+
+/**
+ * {@link graphRuns} of a snapshot file read into ONE buffer of `chunkBytes` (grown only for a line
+ * longer than that), the partial last line moved to its front before the next read. A run's slice is
+ * valid only until the run with `chunkEnd` has been handled: compaction copies kept lines this way
+ * without a new buffer per chunk (docs/performance.md "Session 5: compaction worker memory").
+ */
+export function* graphRunsOfFile(file: string, chunkBytes = 8 * 1024 * 1024): Generator<GraphRun> {
+  const fd = fs.openSync(file, "r");
+  try {
+    let mem = Buffer.allocUnsafe(chunkBytes);
+    let carry = 0;
+    const cur: Current = { name: Buffer.alloc(0), graph: "" };
+    for (;;) {
+      if (carry === mem.length) mem = Buffer.concat([mem, Buffer.allocUnsafe(mem.length)]);
+      const n = fs.readSync(fd, mem, carry, mem.length - carry, null);
+      if (n === 0) break;
+      const len = carry + n;
+      const at = yield* runsIn(mem.subarray(0, len), cur, file);
+      mem.copyWithin(0, at, len);
+      carry = len - at;
+    }
+    if (carry) throw new Error(`snapshot ${file} does not end with a newline`);
+  } finally {
+    fs.closeSync(fd);
+  }
 }

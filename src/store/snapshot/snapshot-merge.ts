@@ -4,8 +4,8 @@ import { fsyncDir, listSegments } from "../journal/journal-files";
 import type { JournalRecord } from "../journal/record-codec";
 import { forEachRecordInFile } from "../journal/segment-file";
 import { lineCount, triplesToQuadsRelabelled } from "../worker/ntriples-text";
-import { graphRuns } from "./graph-runs";
-import { readChunks, readManifest, snapshotFileName, SnapshotManifest } from "./snapshot-files";
+import { graphRunsOfFile } from "./graph-runs";
+import { readManifest, snapshotFileName, SnapshotManifest } from "./snapshot-files";
 
 /** Where the last write of one graph is in the journal: its record's seq and its index in the record. */
 interface LastWrite {
@@ -42,41 +42,72 @@ export function lastWrites(dir: string, after: number, upTo: number): Map<string
 }
 
 /**
- * Copies the lines of a snapshot file whose graph is not in `replaced` to `out` (fd); returns the
- * number of lines copied.
+ * Copies the lines of a snapshot file whose graph is not in `replaced` to `out` (fd), one read buffer's
+ * worth at a time; returns the number of lines copied.
  */
 function copyKept(file: string, replaced: Map<string, LastWrite>, out: number): number {
   let kept = 0;
   let pieces: Buffer[] = [];
-  let size = 0;
-  const flush = (): void => {
-    for (let i = 0; i < pieces.length; i += 1000) fs.writevSync(out, pieces.slice(i, i + 1000));
-    pieces = [];
-    size = 0;
-  };
-  for (const run of graphRuns(readChunks(file), file)) {
-    if (replaced.has(run.graph)) continue;
-    pieces.push(run.buf.subarray(run.start, run.end));
-    size += run.end - run.start;
-    kept += run.lines;
-    if (size > 8 * 1024 * 1024) flush();
+  for (const run of graphRunsOfFile(file)) {
+    if (!replaced.has(run.graph)) {
+      pieces.push(run.buf.subarray(run.start, run.end));
+      kept += run.lines;
+    }
+    if (run.chunkEnd) {
+      // the slices are only valid until the next read
+      for (let i = 0; i < pieces.length; i += 1000) writeAll(out, pieces.slice(i, i + 1000));
+      pieces = [];
+    }
   }
-  flush();
   return kept;
 }
 
-/** A tenant's snapshot file being written: its descriptor and what waits to be written to it. */
+/** writev of all of `pieces` (writevSync may write fewer bytes than asked). */
+function writeAll(fd: number, pieces: Buffer[]): void {
+  let total = 0;
+  for (const p of pieces) total += p.length;
+  let n = fs.writevSync(fd, pieces);
+  if (n === total) return;
+  for (const p of pieces) {
+    if (n >= p.length) {
+      n -= p.length;
+      continue;
+    }
+    for (let at = n; at < p.length;) at += fs.writeSync(fd, p, at, p.length - at);
+    n = 0;
+  }
+}
+
+/** A tenant's snapshot file being written: its descriptor and the lines written to it. */
 interface Output {
   fd: number;
-  parts: string[];
-  size: number;
   lines: number;
 }
 
-function flushOutput(o: Output): void {
-  if (o.parts.length) fs.writeSync(o.fd, Buffer.from(o.parts.join(""), "utf8"));
-  o.parts = [];
-  o.size = 0;
+/**
+ * ONE buffer for the texts appended to every output, flushed when full or when another output is
+ * appended to (joining the texts into a string and encoding it anew every 8 MB kept ~40 MB more of the
+ * compaction worker's heap: docs/performance.md "Session 5: compaction worker memory").
+ */
+class OutputBuffer {
+  private readonly buf = Buffer.allocUnsafe(8 * 1024 * 1024);
+  private used = 0;
+  private owner: Output | undefined;
+
+  /** Appends `text` as UTF-8 to `o`'s file; a text that cannot fit in the buffer is written directly. */
+  append(o: Output, text: string): void {
+    // at most 3 UTF-8 bytes per UTF-16 unit
+    if (this.owner !== o || this.buf.length - this.used < text.length * 3) this.flush();
+    this.owner = o;
+    if (text.length * 3 > this.buf.length) writeAll(o.fd, [Buffer.from(text, "utf8")]);
+    else this.used += this.buf.write(text, this.used, "utf8");
+  }
+
+  /** Writes what the buffer holds to its owner's file. */
+  flush(): void {
+    if (this.owner && this.used > 0) writeAll(this.owner.fd, [this.buf.subarray(0, this.used)]);
+    this.used = 0;
+  }
 }
 
 /**
@@ -89,6 +120,7 @@ function appendWrites(
   upTo: number,
   last: Map<string, Map<string, LastWrite>>,
   outputs: Map<string, Output>,
+  sink: OutputBuffer,
 ): void {
   journalRecords(dir, after, upTo, (r) => {
     const graphs = last.get(r.tenant);
@@ -99,9 +131,7 @@ function appendWrites(
       if (!w.triples || at?.seq !== r.seq || at.index !== i) return;
       const nq = triplesToQuadsRelabelled(w.triples, w.graph, `j${r.seq}_${i}_`);
       out.lines += lineCount(nq);
-      out.parts.push(nq);
-      out.size += nq.length;
-      if (out.size > 8 * 1024 * 1024) flushOutput(out);
+      sink.append(out, nq);
     });
   });
 }
@@ -125,16 +155,15 @@ export function mergeSnapshot(dir: string, seq: number): SnapshotManifest {
   try {
     for (const tenant of names) {
       const fd = fs.openSync(path.join(dir, snapshotFileName(seq, tenant) + ".tmp"), "w");
-      const out: Output = { fd, parts: [], size: 0, lines: 0 };
+      const out: Output = { fd, lines: 0 };
       outputs.set(tenant, out);
       const prev = old?.tenants.find((t) => t.tenant === tenant);
       if (prev) out.lines += copyKept(path.join(dir, prev.file), writes.get(tenant) ?? new Map(), fd);
     }
-    appendWrites(dir, after, seq, writes, outputs);
-    for (const out of outputs.values()) {
-      flushOutput(out);
-      fs.fsyncSync(out.fd);
-    }
+    const sink = new OutputBuffer();
+    appendWrites(dir, after, seq, writes, outputs, sink);
+    sink.flush();
+    for (const out of outputs.values()) fs.fsyncSync(out.fd);
   } finally {
     for (const out of outputs.values()) fs.closeSync(out.fd);
   }

@@ -104,6 +104,30 @@ describe("store/snapshots and compaction", () => {
     await expectState(dir, [1, 2, 3, 4], "c");
   });
 
+  it("writes each tenant's own graphs when the journal interleaves tenants (one output buffer)", async () => {
+    const store = await open(dir);
+    for (let i = 0; i < 6; i++) {
+      const tenant = ["", "acme", "beta"][i % 3];
+      await store.commit(tenant, [{ graph: `urn:e:${i}`, triples: triples(i, tenant || "d") }], null);
+    }
+    await store.compact();
+    await store.close();
+    const again = await open(dir);
+    try {
+      for (let i = 0; i < 6; i++) {
+        const tenant = ["", "acme", "beta"][i % 3];
+        for (const other of ["", "acme", "beta"]) {
+          const [got] = await again.readGraphs(other, [`urn:e:${i}`]);
+          if (other === tenant)
+            expect(normalized(got), `${tenant}/${i}`).to.deep.equal(normalized(triples(i, tenant || "d")));
+          else expect(got, `${other}/${i}`).to.equal(null);
+        }
+      }
+    } finally {
+      await again.close();
+    }
+  });
+
   it("compacts by itself when the journal passes journalCompactBytes", async () => {
     const store = await open(dir, { journalCompactBytes: 4000 });
     await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
