@@ -1,13 +1,18 @@
 import type { CommitEvent } from "../graph-store";
 
+/** Commits of at most this many graph writes add the graphs they wrote to the cache (see GraphCache). */
+export const CACHE_NEW_GRAPHS_UP_TO = 16;
+
 /**
  * A bounded, least-recently-used cache of entity graphs as N-Triples text (DESIGN.md "Indexes beside the
  * store, derived from it"). Reads that hit it skip the worker round trip. It holds the graphs that were
  * read (an update reads its entity first, so updated entities are in it too) and is kept current by the
  * change feed: a committed write replaces the text of a cached graph or removes it, so it never serves
- * stale data once the write is acknowledged. A write does not add a graph nobody read: caching every
- * created entity filled it with the last ~9,000 of a 100k batch fill, ~106 MB of heap that no read used
- * (docs/performance.md "Session 5: glibc's free memory, the graph cache").
+ * stale data once the write is acknowledged. A small commit (at most {@link CACHE_NEW_GRAPHS_UP_TO} graphs:
+ * a create, an update) also adds the graphs it wrote, since a client often reads back what it just wrote; a
+ * bulk commit (a batch upsert) adds none, so a fill neither evicts the graphs being read nor leaves ~106 MB of
+ * its last ~9,000 entities cached for nobody (docs/performance.md "Session 5: glibc's free memory, the graph
+ * cache").
  *
  * Bounded by characters of text (config `GRAPH_CACHE_BYTES`), not by entries: a 10-attribute entity is about
  * 7 KB of N-Triples, so the former 20,000 entries held 143 MB of heap at 100k entities (bench/memory.ts).
@@ -44,12 +49,16 @@ export class GraphCache {
     }
   }
 
-  /** The change-feed listener: cached graphs that were written are replaced, dropped ones forgotten. */
+  /**
+   * The change-feed listener: cached graphs that were written are replaced, dropped ones forgotten; a small
+   * commit's new graphs are added, a bulk commit's are not.
+   */
   apply(event: CommitEvent): void {
+    const addNew = event.writes.length <= CACHE_NEW_GRAPHS_UP_TO;
     for (const w of event.writes) {
       const key = event.tenant + "\u0000" + w.graph;
       if (w.triples === null) this.forget(key);
-      else if (this.map.has(key)) this.set(event.tenant, w.graph, w.triples);
+      else if (addNew || this.map.has(key)) this.set(event.tenant, w.graph, w.triples);
     }
   }
 

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { GraphCache } from "../../../src/store/indexes/graph-cache";
+import { CACHE_NEW_GRAPHS_UP_TO, GraphCache } from "../../../src/store/indexes/graph-cache";
 
 const text = (n: number, c = "x") => c.repeat(n);
 
@@ -32,21 +32,24 @@ describe("GraphCache (bounded by bytes, GRAPH_CACHE_BYTES)", () => {
     expect(cache.get("t", "b")).to.equal(text(10));
   });
 
-  it("keeps written graphs current but does not add graphs nobody read", () => {
-    const cache = new GraphCache(1000);
+  it("adds the graphs of a small commit, keeps cached graphs current, but adds none of a bulk commit", () => {
+    const cache = new GraphCache(100_000);
     cache.set("", "read", text(10));
+    cache.apply({ seq: 1, tenant: "", meta: null, writes: [{ graph: "created", triples: text(30) }] });
+    expect(cache.get("", "created")).to.equal(text(30)); // read-your-write of a create
+    const bulk = Array.from({ length: CACHE_NEW_GRAPHS_UP_TO + 1 }, (_, i) => ({
+      graph: `bulk${i}`,
+      triples: text(5),
+    }));
     cache.apply({
-      seq: 1,
+      seq: 2,
       tenant: "",
       meta: null,
-      writes: [
-        { graph: "read", triples: text(20, "y") },
-        { graph: "created", triples: text(30) },
-      ],
+      writes: [{ graph: "read", triples: text(20, "y") }, ...bulk],
     });
     expect(cache.get("", "read")).to.equal(text(20, "y"));
-    expect(cache.get("", "created")).to.equal(undefined);
-    expect(cache.size).to.equal(1);
-    expect(cache.cachedBytes).to.equal(20);
+    expect(cache.get("", "bulk0")).to.equal(undefined);
+    expect(cache.size).to.equal(2);
+    expect(cache.cachedBytes).to.equal(50);
   });
 });
