@@ -9,6 +9,7 @@ import { nquadsOf, nquadsSource, rawIngest, type RawIngestResult } from "./lib/r
 import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer, storeStats } from "./lib/server";
 import { readSettings, type Settings } from "./lib/settings";
+import { settle } from "./lib/settle";
 import { benchQueries } from "./query";
 
 /**
@@ -129,6 +130,14 @@ async function issue2(s: Settings, rows: Row[], run: Record<string, unknown>): P
     say(
       `  ${total} entities, RSS ${rss === undefined ? "?" : Math.round(rss / MB)} MB, store ${JSON.stringify(stats)}`,
     );
+    // the same service once its post-fill work is done (the sealing of the fill's history hours, a
+    // compaction, GC): the steady state "with 100k entities", beside the reading 2 s after the last batch
+    const idle = await settle(pid, 0.1, 120);
+    const rssSettled = rssBytes(pid);
+    run.settled = { ...idle, rssBytes: rssSettled };
+    say(
+      `  idle after ${idle.waitedS} s (${idle.lastCores.toFixed(2)} cores), RSS ${rssSettled === undefined ? "?" : Math.round(rssSettled / MB)} MB`,
+    );
 
     say("[6/6] restart on the same DATA_DIR (LOG_LEVEL=info to see the readiness line)");
     const t0 = performance.now();
@@ -234,6 +243,16 @@ async function issue2(s: Settings, rows: Row[], run: Record<string, unknown>): P
       ),
     );
     rows.push(info("RSS", "bytes per entity (after fill)", rss === undefined ? undefined : rss / total, "B"));
+    rows.push(
+      below(
+        "RSS",
+        "same, once idle after the fill",
+        rssSettled === undefined ? undefined : rssSettled / GB,
+        "GB",
+        2.5,
+        `service idle after ${idle.waitedS} s${idle.settled ? "" : " (did not settle)"}`,
+      ),
+    );
     rows.push(
       info(
         "RSS",
