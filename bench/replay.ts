@@ -20,6 +20,15 @@ import { TenantDatasets } from "../src/store/worker/tenant-datasets";
  * (loadSnapshot) into fresh datasets: the same final state by the snapshot path. `scan <DATA_DIR>` only
  * decodes the journal and counts what a replay loads (writes, disk-only writes, replaced graphs, quads).
  */
+/** Runs `fn` and returns its value with the wall and CPU (user + system) milliseconds it took. */
+function timed<T>(fn: () => T): { value: T; ms: number; cpuMs: number } {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const value = fn();
+  const c = process.cpuUsage(c0);
+  return { value, ms: Math.round(performance.now() - t0), cpuMs: Math.round((c.user + c.system) / 1000) };
+}
+
 async function main(): Promise<void> {
   const [mode, arg, arg2] = process.argv.slice(2);
   if (mode === "build") {
@@ -38,21 +47,17 @@ async function main(): Promise<void> {
   if (mode === "time" && arg) {
     const t0 = performance.now();
     preGrowWasmMemory(128 * 1024 * 1024);
-    const t1 = performance.now();
-    const c1 = process.cpuUsage();
+    const preGrowMs = Math.round(performance.now() - t0);
     const ds = new TenantDatasets(Number.MAX_SAFE_INTEGER, [HISTORY_GRAPH_PREFIX]);
-    const r = recover(path.join(arg, "store"), ds, () => undefined, true);
-    const t2 = performance.now();
-    const c2 = process.cpuUsage(c1);
-    const recoverCpuMs = Math.round((c2.user + c2.system) / 1000);
+    const rec = timed(() => recover(path.join(arg, "store"), ds, () => undefined, true));
     console.log(
       JSON.stringify({
-        preGrowMs: Math.round(t1 - t0),
-        recoverMs: Math.round(t2 - t1),
-        recoverCpuMs,
-        records: r.replayed,
+        preGrowMs,
+        recoverMs: rec.ms,
+        recoverCpuMs: rec.cpuMs,
+        records: rec.value.replayed,
         quads: ds.quads,
-        netQuadsPerS: Math.round(ds.quads / ((t2 - t1) / 1000)),
+        netQuadsPerS: Math.round(ds.quads / (rec.ms / 1000)),
       }),
     );
     if (process.env.REPLAY_COMPARE === "1") {
@@ -60,16 +65,11 @@ async function main(): Promise<void> {
       ds.clear();
       global.gc?.();
       const ds2 = new TenantDatasets(Number.MAX_SAFE_INTEGER, [HISTORY_GRAPH_PREFIX]);
-      const t3 = performance.now();
-      const c3 = process.cpuUsage();
-      ds2.loadSnapshot("", [nq]);
-      const t4 = performance.now();
-      const c4 = process.cpuUsage(c3);
-      const snapshotCpuMs = Math.round((c4.user + c4.system) / 1000);
+      const load = timed(() => ds2.loadSnapshot("", [nq]));
       console.log(
         JSON.stringify({
-          snapshotLoadMs: Math.round(t4 - t3),
-          snapshotCpuMs,
+          snapshotLoadMs: load.ms,
+          snapshotCpuMs: load.cpuMs,
           quads: ds2.quads,
           bytes: nq.length,
         }),
