@@ -7,8 +7,7 @@
  *                       trimmed), a Promise; -1 when unknown.
  * Both run on a libuv pool thread: they walk every free chunk of every arena (2.5 ms for 100k free chunks),
  * and the calling thread runs on meanwhile (it only waits if it mallocs in an arena they hold).
- * trim() and freeBytes() are the same calls, synchronous. On a C library other than glibc these are
- * no-ops (0 and -1).
+ * On a C library other than glibc they are no-ops (0 and -1).
  */
 #define NAPI_VERSION 8
 #include <node_api.h>
@@ -71,12 +70,6 @@ static napi_value Queue(napi_env env, double (*call)(void)) {
   return promise;
 }
 
-static napi_value Sync(napi_env env, double (*call)(void)) {
-  napi_value out;
-  napi_create_double(env, call(), &out);
-  return out;
-}
-
 static napi_value TrimAsync(napi_env env, napi_callback_info info) {
   (void)info;
   return Queue(env, DoTrim);
@@ -87,22 +80,10 @@ static napi_value FreeBytesAsync(napi_env env, napi_callback_info info) {
   return Queue(env, DoFreeBytes);
 }
 
-static napi_value Trim(napi_env env, napi_callback_info info) {
-  (void)info;
-  return Sync(env, DoTrim);
-}
-
-static napi_value FreeBytes(napi_env env, napi_callback_info info) {
-  (void)info;
-  return Sync(env, DoFreeBytes);
-}
-
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"trimAsync", NULL, TrimAsync, NULL, NULL, NULL, napi_default, NULL},
       {"freeBytesAsync", NULL, FreeBytesAsync, NULL, NULL, NULL, napi_default, NULL},
-      {"trim", NULL, Trim, NULL, NULL, NULL, napi_default, NULL},
-      {"freeBytes", NULL, FreeBytes, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;
