@@ -134,7 +134,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     });
   });
 
-  // the requests of one event-loop turn go to the worker in one message (protocol StoreMessage)
+  // requests go to the worker in batches, one message each (protocol StoreMessage; see request-outbox.ts)
   const outbox = new RequestOutbox<StoreRequest>((out) => {
     if (!fatal) worker.postMessage(out.length === 1 ? out[0] : out);
   }, OUTBOX_MAX_WAIT_MS);
