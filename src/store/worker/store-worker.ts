@@ -16,6 +16,7 @@ import type {
 } from "./protocol";
 import { MemoryReclaimer } from "./memory-reclaim";
 import { preGrowWasmMemory, recover } from "./recovery";
+import { startThreadHeapReduce } from "../../heap-reduce";
 import { SlicedQueue } from "./sliced-queue";
 import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
 
@@ -232,6 +233,7 @@ try {
     opts.reclaimDroppedQuads,
   );
   send({ event: "ready", stats: stats(), replayed: r.replayed, ms: Date.now() - t0 });
+  startThreadHeapReduce(opts.heapReduceIntervalMs); // the replay's garbage, then each fill's
 } catch (e) {
   send({ event: "fatal", message: e instanceof Error ? e.message : String(e) });
 }
