@@ -201,6 +201,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     timeoutMs: config.sparqlTimeoutMs,
     eager: config.sparqlReplica === "eager",
     reclaimDroppedQuads: config.storeReclaimQuads,
+    heapReduceIntervalMs: config.heapReduceIntervalMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });
