@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import v8 from "node:v8";
 import { performance } from "node:perf_hooks";
 import { loadMallocTrim } from "./malloc-trim";
@@ -15,7 +16,9 @@ import { loadMallocTrim } from "./malloc-trim";
  * starts, frees both and gives the free pages back: 3.01 -> 2.26 GB after the fill, 2.73 -> 2.14 GB after
  * the restart. This module sends that signal (the optional addon's `reduceHeap`, native/malloc-trim) when
  * the thread is idle and its heap has grown well past its level after the last such GC, so a busy
- * thread's latency is never touched and an idle one is not collected over and over.
+ * thread's latency is never touched and an idle one is not collected over and over. The main thread also
+ * counts as idle when no HTTP request was served over the tick ({@link watchRequests}): after a fill it goes
+ * on for seconds with background work nobody waits for (the history's sealing), which is the time to do it.
  *
  * It imports nothing of the service, so the store worker (src/store/worker) can start it in its own thread.
  */
@@ -28,6 +31,14 @@ export const REDUCE_MIN_GROWTH_BYTES = 32 * 1024 * 1024;
 export const REDUCE_MIN_GROWTH_SHARE = 0.25;
 /** Least time (ms) between two reductions of one thread. */
 export const REDUCE_MIN_INTERVAL_MS = 10_000;
+
+/** What a reduction is logged with: bytes now and at the floor (MB), utilization, no request served. */
+export interface ReduceFields {
+  mb: number;
+  floorMb: number;
+  utilization: number;
+  quiet: boolean;
+}
 
 /** What the ticks remember between them. */
 export interface ReduceState {
@@ -62,7 +73,9 @@ export function reclaimableBytes(): number {
 export function startHeapReduce(
   intervalMs: number,
   reduce: () => unknown,
-  onReduce?: (fields: { mb: number; floorMb: number; utilization: number }) => void,
+  onReduce?: (fields: ReduceFields) => void,
+  /** Called once per tick: true when nobody waited on this thread over the tick (no request served). */
+  quiet?: () => boolean,
 ): () => void {
   if (intervalMs <= 0) return () => {};
   const state: ReduceState = { floor: reclaimableBytes(), reducedAt: -Infinity };
@@ -71,13 +84,19 @@ export function startHeapReduce(
     const nowElu = performance.eventLoopUtilization();
     const utilization = performance.eventLoopUtilization(nowElu, elu).utilization;
     elu = nowElu;
+    const quietTick = quiet?.() === true;
     const bytes = reclaimableBytes();
     const now = performance.now();
-    if (!shouldReduce(state, utilization, bytes, now)) {
+    if (!shouldReduce(state, quietTick ? 0 : utilization, bytes, now)) {
       state.floor = Math.min(state.floor, bytes);
       return;
     }
-    onReduce?.({ mb: Math.round(bytes / 1e6), floorMb: Math.round(state.floor / 1e6), utilization });
+    onReduce?.({
+      mb: Math.round(bytes / 1e6),
+      floorMb: Math.round(state.floor / 1e6),
+      utilization,
+      quiet: quietTick,
+    });
     reduce();
     // the GC runs on after this turn; the next ticks lower the floor to what it leaves
     state.floor = bytes;
@@ -93,11 +112,34 @@ export function startHeapReduce(
  */
 export function startThreadHeapReduce(
   intervalMs: number,
-  onReduce?: (fields: { mb: number; floorMb: number; utilization: number }) => void,
+  onReduce?: (fields: ReduceFields) => void,
+  quiet?: () => boolean,
 ): string | (() => void) {
   const addon = loadMallocTrim();
   if (typeof addon === "string") return addon;
   const reduce = addon.reduceHeap;
   if (typeof reduce !== "function") return "the addon has no reduceHeap (built before session 6)";
-  return startHeapReduce(intervalMs, () => reduce.call(addon), onReduce);
+  return startHeapReduce(intervalMs, () => reduce.call(addon), onReduce, quiet);
+}
+
+/**
+ * Watches `server`'s requests: the returned function tells, once per call, whether no request is in flight
+ * and none started or ended since the previous call.
+ */
+export function watchRequests(server: Pick<Server, "on">): () => boolean {
+  let inFlight = 0;
+  let seen = false; // a request started or ended since the last call
+  server.on("request", (_req, res) => {
+    inFlight++;
+    seen = true;
+    res.once("close", () => {
+      inFlight--;
+      seen = true;
+    });
+  });
+  return () => {
+    const quiet = inFlight === 0 && !seen;
+    seen = false;
+    return quiet;
+  };
 }

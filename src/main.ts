@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from "./config/config";
 import { createLogger } from "./log/logger";
 import { tuneHeap } from "./heap-tuning";
 import { startMallocTrim } from "./malloc-trim";
-import { startThreadHeapReduce } from "./heap-reduce";
+import { startThreadHeapReduce, watchRequests } from "./heap-reduce";
 
 /**
  * Process entry (DESIGN.md "Layout"): reads the configuration, starts the service, and stops it
@@ -24,10 +24,16 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   tuneHeap(config.heapGrowingPercent);
   startMallocTrim(config.mallocTrimIntervalMs, log);
-  const reducing = startThreadHeapReduce(config.heapReduceIntervalMs, (f) => log.debug("heap reduce", f));
+  let requestsQuiet: (() => boolean) | undefined; // once the server listens
+  const reducing = startThreadHeapReduce(
+    config.heapReduceIntervalMs,
+    (f) => log.debug("heap reduce", f),
+    () => requestsQuiet?.() ?? false,
+  );
   if (typeof reducing === "string" && config.heapReduceIntervalMs > 0)
     log.info("heap reduce unavailable: idle threads keep their grown heap", { reason: reducing });
   const app = await startApp(config, log);
+  requestsQuiet = watchRequests(app.server);
   let stopping = false;
   for (const sig of ["SIGTERM", "SIGINT"] as const) {
     process.on(sig, () => {

@@ -1,5 +1,7 @@
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import {
   IDLE_UTILIZATION,
@@ -7,6 +9,7 @@ import {
   REDUCE_MIN_INTERVAL_MS,
   shouldReduce,
   startHeapReduce,
+  watchRequests,
 } from "../../src/heap-reduce";
 import { loadMallocTrim } from "../../src/malloc-trim";
 
@@ -50,6 +53,31 @@ describe("idle heap reduce (src/heap-reduce.ts, docs/performance.md Session 6)",
       expect(held[1][0]).to.equal(2);
     } finally {
       stop();
+    }
+  });
+
+  it("counts a tick as quiet only when no request is in flight, nor started or ended during it", async () => {
+    let release: (() => void) | undefined;
+    const server = http.createServer((_req, res) => {
+      release = () => res.end("ok");
+    });
+    const quiet = watchRequests(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      expect(quiet()).to.equal(true);
+      const answer = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`).then((r) =>
+        r.text(),
+      );
+      while (!release) await sleep(5);
+      expect(quiet(), "in flight").to.equal(false);
+      release();
+      expect(await answer).to.equal("ok");
+      await sleep(20);
+      expect(quiet(), "ended since the last call").to.equal(false);
+      expect(quiet()).to.equal(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
     }
   });
 
