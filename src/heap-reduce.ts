@@ -28,7 +28,7 @@ export const IDLE_UTILIZATION = 0.05;
 /** Growth (bytes) above the floor that an idle tick needs to reduce, at least. */
 export const REDUCE_MIN_GROWTH_BYTES = 32 * 1024 * 1024;
 /** Growth above the floor that an idle tick needs to reduce, as a share of the floor (whichever is larger). */
-export const REDUCE_MIN_GROWTH_SHARE = 0.25;
+export const REDUCE_MIN_GROWTH_SHARE = 0.1;
 /** Least time (ms) between two reductions of one thread. */
 export const REDUCE_MIN_INTERVAL_MS = 10_000;
 

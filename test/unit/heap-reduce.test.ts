@@ -6,6 +6,7 @@ import path from "node:path";
 import {
   IDLE_UTILIZATION,
   REDUCE_MIN_GROWTH_BYTES,
+  REDUCE_MIN_GROWTH_SHARE,
   REDUCE_MIN_INTERVAL_MS,
   shouldReduce,
   startHeapReduce,
@@ -23,10 +24,10 @@ describe("idle heap reduce (src/heap-reduce.ts, docs/performance.md Session 6)",
     expect(shouldReduce(fresh, 0, grown, 1000)).to.equal(true);
     expect(shouldReduce(fresh, IDLE_UTILIZATION, grown, 1000), "busy").to.equal(false);
     expect(shouldReduce(fresh, 0, grown - 1, 1000), "grown too little").to.equal(false);
-    // on a large floor the share decides: 64 MiB above 1 GiB is not enough, a quarter is
-    const big = { floor: 1024 * MB, reducedAt: -Infinity };
-    expect(shouldReduce(big, 0, 1024 * MB + REDUCE_MIN_GROWTH_BYTES, 1000)).to.equal(false);
-    expect(shouldReduce(big, 0, 1280 * MB, 1000)).to.equal(true);
+    // on a large floor the share decides: the minimum growth above 4 GiB is not enough, the share is
+    const big = { floor: 4096 * MB, reducedAt: -Infinity };
+    expect(shouldReduce(big, 0, 4096 * MB + REDUCE_MIN_GROWTH_BYTES, 1000)).to.equal(false);
+    expect(shouldReduce(big, 0, 4096 * MB * (1 + REDUCE_MIN_GROWTH_SHARE), 1000)).to.equal(true);
     const recent = { floor: 100 * MB, reducedAt: 1000 };
     expect(shouldReduce(recent, 0, 1000 * MB, 1000 + REDUCE_MIN_INTERVAL_MS - 1)).to.equal(false);
     expect(shouldReduce(recent, 0, 1000 * MB, 1000 + REDUCE_MIN_INTERVAL_MS)).to.equal(true);
