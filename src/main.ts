@@ -24,16 +24,16 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   tuneHeap(config.heapGrowingPercent);
   startMallocTrim(config.mallocTrimIntervalMs, log);
-  let requestsQuiet: (() => boolean) | undefined; // once the server listens
+  const requests: { quiet?: () => boolean } = {}; // set once the server listens
   const reducing = startThreadHeapReduce(
     config.heapReduceIntervalMs,
     (f) => log.debug("heap reduce", f),
-    () => requestsQuiet?.() ?? false,
+    () => requests.quiet?.() ?? false,
   );
   if (typeof reducing === "string" && config.heapReduceIntervalMs > 0)
     log.info("heap reduce unavailable: idle threads keep their grown heap", { reason: reducing });
   const app = await startApp(config, log);
-  requestsQuiet = watchRequests(app.server);
+  requests.quiet = watchRequests(app.server);
   let stopping = false;
   for (const sig of ["SIGTERM", "SIGINT"] as const) {
     process.on(sig, () => {
