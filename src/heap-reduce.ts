@@ -76,16 +76,18 @@ export function startHeapReduce(
   onReduce?: (fields: ReduceFields) => void,
   /** Called once per tick: true when nobody waited on this thread over the tick (no request served). */
   quiet?: () => boolean,
+  /** What is measured (tests give their own figures). */
+  measure: () => number = reclaimableBytes,
 ): () => void {
   if (intervalMs <= 0) return () => {};
-  const state: ReduceState = { floor: reclaimableBytes(), reducedAt: -Infinity };
+  const state: ReduceState = { floor: measure(), reducedAt: -Infinity };
   let elu = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const nowElu = performance.eventLoopUtilization();
     const utilization = performance.eventLoopUtilization(nowElu, elu).utilization;
     elu = nowElu;
     const quietTick = quiet?.() === true;
-    const bytes = reclaimableBytes();
+    const bytes = measure();
     const now = performance.now();
     if (!shouldReduce(state, quietTick ? 0 : utilization, bytes, now)) {
       state.floor = Math.min(state.floor, bytes);
