@@ -177,7 +177,8 @@ function openSegment(dir: string, startSeq: number): number {
 /** Tracks the zeros after `validBytes` in a segment and starts writing more ahead of the records. */
 function preallocate(fd: number, validBytes: number): Preallocation {
   const size = fs.fstatSync(fd).size;
-  if (validBytes > size) throw new Error(`journal segment is ${size} bytes, shorter than its ${validBytes} valid ones`);
+  if (validBytes > size)
+    throw new Error(`journal segment is ${size} bytes, shorter than its ${validBytes} valid ones`);
   const space = new Preallocation(fd, size);
   void space.reserve(validBytes);
   return space;

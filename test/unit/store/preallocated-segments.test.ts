@@ -7,7 +7,11 @@ import { listSegments } from "../../../src/store/journal/journal-files";
 import { replayJournal } from "../../../src/store/journal/journal-replay";
 import { JournalWriter } from "../../../src/store/journal/journal-writer";
 import { PREALLOCATE_BYTES } from "../../../src/store/journal/preallocation";
-import { encodeJournalRecord, encodeRecord, type JournalRecord } from "../../../src/store/journal/record-codec";
+import {
+  encodeJournalRecord,
+  encodeRecord,
+  type JournalRecord,
+} from "../../../src/store/journal/record-codec";
 import { mergeSnapshot } from "../../../src/store/snapshot/snapshot-merge";
 
 const rec = (seq: number): JournalRecord => ({
@@ -48,9 +52,13 @@ describe("store/journal: preallocated segments", () => {
 
   /** Appends records `from..to` (seq) to `w` and waits for them. */
   const append = (w: JournalWriter, from: number, to: number): Promise<void[]> =>
-    Promise.all(Array.from({ length: to - from + 1 }, (_, i) => w.append(encodeJournalRecord(rec(from + i)))));
+    Promise.all(
+      Array.from({ length: to - from + 1 }, (_, i) => w.append(encodeJournalRecord(rec(from + i)))),
+    );
   const bytesOf = (from: number, to: number): number =>
-    Array.from({ length: to - from + 1 }, (_, i) => encodeJournalRecord(rec(from + i)).length).reduce((a, b) => a + b);
+    Array.from({ length: to - from + 1 }, (_, i) => encodeJournalRecord(rec(from + i)).length).reduce(
+      (a, b) => a + b,
+    );
 
   it("writes zeros ahead; replay, a read-only reader and a reopened writer see exactly the records", async () => {
     const w = JournalWriter.open(dir, 1, 0);
