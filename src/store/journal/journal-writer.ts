@@ -139,7 +139,7 @@ export class JournalWriter {
       const data = batch.length === 1 ? batch[0].data : Buffer.concat(batch.map((b) => b.data));
       try {
         if (data.length > 0) {
-          await this.space.reserve(this.bytes + data.length);
+          await this.space.reserve(this.bytes, this.bytes + data.length);
           await write(this.fd, data, this.bytes); // O_DSYNC: durable on return (see openSegment)
           this.bytes += data.length;
         }
@@ -180,6 +180,6 @@ function preallocate(fd: number, validBytes: number): Preallocation {
   if (validBytes > size)
     throw new Error(`journal segment is ${size} bytes, shorter than its ${validBytes} valid ones`);
   const space = new Preallocation(fd, size);
-  void space.reserve(validBytes);
+  void space.reserve(validBytes, validBytes);
   return space;
 }

@@ -31,12 +31,14 @@ export class Preallocation {
   ) {}
 
   /**
-   * Call before writing bytes up to `end` (one caller at a time): waits if zeros are being written there,
-   * and starts writing the next chunk of zeros once fewer than half a chunk are left after `end`.
+   * Call before writing bytes `from` to `end` (one caller at a time): waits if zeros are being written
+   * there, and starts writing the next chunk of zeros once fewer than half a chunk are left after `end`,
+   * unless the write is large (a quarter chunk or more, such as a batch upsert's record): its size change
+   * costs one commit for megabytes of data, and zeros written ahead would only double its bytes on disk.
    */
-  async reserve(end: number): Promise<void> {
+  async reserve(from: number, end: number): Promise<void> {
     if (this.extending && end > this.allocated) await this.extending;
-    if (!this.extending && this.allocated - end < this.chunk / 2) {
+    if (!this.extending && end - from < this.chunk / 4 && this.allocated - end < this.chunk / 2) {
       this.extending = this.extend(Math.max(this.allocated, end));
     }
   }

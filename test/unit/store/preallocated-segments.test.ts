@@ -6,7 +6,7 @@ import { HistoryLog } from "../../../src/store/history/history-log";
 import { listSegments } from "../../../src/store/journal/journal-files";
 import { replayJournal } from "../../../src/store/journal/journal-replay";
 import { JournalWriter } from "../../../src/store/journal/journal-writer";
-import { PREALLOCATE_BYTES } from "../../../src/store/journal/preallocation";
+import { PREALLOCATE_BYTES, Preallocation } from "../../../src/store/journal/preallocation";
 import {
   encodeJournalRecord,
   encodeRecord,
@@ -159,5 +159,35 @@ describe("store/journal: preallocated segments", () => {
     const c = HistoryLog.open<{ n: number }>(dir, (r) => out.push(r.n));
     await c.log.close();
     expect(out).to.deep.equal([1, 2, 3, 5]);
+  });
+
+  it("keeps a chunk of zeros ahead of small writes, never over them, and none for large ones", async () => {
+    const file = path.join(dir, "seg");
+    const fd = fs.openSync(file, "w+");
+    try {
+      const chunk = 64 * 1024;
+      const space = new Preallocation(fd, 0, chunk);
+      const put = async (from: number, n: number, byte: number): Promise<void> => {
+        await space.reserve(from, from + n); // as the writer does: reserve, then write in place
+        fs.writeSync(fd, Buffer.alloc(n, byte), 0, n, from);
+        await space.settle();
+      };
+      await space.reserve(0, 0); // as the writer does when it opens a segment
+      await space.settle();
+      expect(sizeOf(file)).to.equal(chunk); // zeros ahead
+      await put(0, 1000, 0xaa);
+      expect(sizeOf(file)).to.equal(chunk); // written over them
+      await put(1000, 40_000, 0xbb); // large (a quarter chunk or more): no zeros started
+      expect(sizeOf(file)).to.equal(chunk);
+      await put(41_000, 1000, 0xcc); // small, under half a chunk left: the next chunk of zeros
+      expect(sizeOf(file)).to.equal(2 * chunk);
+      const b = fs.readFileSync(file);
+      expect([b[0], b[999], b[1000], b[40_999], b[41_000], b[41_999], b[42_000]]).to.deep.equal([
+        0xaa, 0xaa, 0xbb, 0xbb, 0xcc, 0xcc, 0,
+      ]);
+      expect(b.subarray(42_000).every((x) => x === 0)).to.equal(true);
+    } finally {
+      fs.closeSync(fd);
+    }
   });
 });
