@@ -1,7 +1,7 @@
 import fs from "node:fs";
 
-/** Bytes of zeros written ahead of a segment's records at a time. */
-export const PREALLOCATE_BYTES = 8 * 1024 * 1024;
+/** Bytes of zeros written ahead of a segment's records at a time (8 MiB stalled the records' writes longer: docs/performance.md "Session 6: preallocated segments"). */
+export const PREALLOCATE_BYTES = 2 * 1024 * 1024;
 
 /** Zeros to write from: one 1 MiB buffer, handed to `writev` as often as a chunk needs. */
 const ZEROS = Buffer.alloc(1024 * 1024);
