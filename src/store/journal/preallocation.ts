@@ -1,6 +1,9 @@
 import fs from "node:fs";
 
-/** Bytes of zeros written ahead of a segment's records at a time (8 MiB stalled the records' writes longer: docs/performance.md "Session 6: preallocated segments"). */
+/**
+ * Bytes of zeros written ahead of a segment's records at a time (8 MiB stalled the records' writes
+ * longer while the zeros were written: docs/performance.md "Session 6: preallocated segments").
+ */
 export const PREALLOCATE_BYTES = 2 * 1024 * 1024;
 
 /** Zeros to write from: one 1 MiB buffer, handed to `writev` as often as a chunk needs. */
