@@ -1,4 +1,4 @@
-import { ntIri, ntLine, ntLiteral } from "../../rdf/ntriples/write";
+import { ntIri, ntIriOnce, ntLine, ntLiteral } from "../../rdf/ntriples/write";
 import { RDF_JSON, XSD_DATETIME, XSD_DOUBLE, XSD_INTEGER } from "../../rdf/vocab";
 import { HISTORY_GRAPH_PREFIX } from "../../store/graph-store";
 import { SEGMENT_MS } from "./segment-ledger";
@@ -12,7 +12,18 @@ const P_END = `${HISTORY_NS}end`;
 const P_COUNT = `${HISTORY_NS}count`;
 const P_INSTANCES = `${HISTORY_NS}instances`;
 
-const iso = (t: number) => new Date(t).toISOString().replace(".000Z", "Z");
+/** Hour starts (and ends) already written as text: a sweep seals many entities' segments of the same few hours. */
+const isoOfHour = new Map<number, string>();
+
+/** `t` as an xsd:dateTime in UTC without a zero millisecond part, memoized (few distinct hours). */
+function iso(t: number): string {
+  let s = isoOfHour.get(t);
+  if (s === undefined) {
+    if (isoOfHour.size >= 4096) isoOfHour.clear();
+    isoOfHour.set(t, (s = new Date(t).toISOString().replace(".000Z", "Z")));
+  }
+  return s;
+}
 
 /**
  * The graph IRI (and subject) of the history segment of entity `id` starting at `start`:
@@ -57,6 +68,14 @@ function deltas(xs: (number | null)[]): (number | null)[] {
 }
 
 /**
+ * `JSON.stringify({ templates, attrs })` for templates given as their JSON texts: the same characters, with
+ * each template's text reused instead of its object serialized again per segment.
+ */
+function instancesJson(templates: string[], attrs: AttrColumns[]): string {
+  return `{"templates":[${templates.join(",")}],"attrs":${JSON.stringify(attrs)}}`;
+}
+
+/**
  * The N-Triples of the history segment of `e` for the hour from `start` (issue 5 "History in the graph";
  * docs/architecture.md "Temporal history in the graph"), or null when the hour holds no instance (the
  * graph is then dropped). Subject = graph = {@link segmentGraphIri}; triples: `cgh:entity`, `cgh:start`,
@@ -67,8 +86,9 @@ function deltas(xs: (number | null)[]): (number | null)[] {
  */
 export function segmentTriples(index: TemporalIndex, e: TemporalEntity, start: number): string | null {
   const end = start + SEGMENT_MS;
-  const s = ntIri(segmentGraphIri(e.id, start));
-  const templates: unknown[] = [];
+  const s = ntIriOnce(segmentGraphIri(e.id, start)); // unique per segment: not worth the IRI cache
+  /** Each template's JSON (`Interner.stringified`): the literal is spliced, not stringified again. */
+  const templates: string[] = [];
   const tplAt = new Map<number, number>();
   const attrs: AttrColumns[] = [];
   let avgs = "";
@@ -86,7 +106,7 @@ export function segmentTriples(index: TemporalIndex, e: TemporalEntity, start: n
       let k = tplAt.get(ser.rest(i));
       if (k === undefined) {
         tplAt.set(ser.rest(i), (k = templates.length));
-        templates.push(index.interner.object(ser.rest(i)));
+        templates.push(index.interner.stringified(ser.rest(i)));
       }
       const num = ser.num(i);
       col.n.push(ser.iid(i));
@@ -119,6 +139,6 @@ export function segmentTriples(index: TemporalIndex, e: TemporalEntity, start: n
     ntLine(s, P_END, ntLiteral(iso(end), XSD_DATETIME)) +
     ntLine(s, P_COUNT, ntLiteral(String(count), XSD_INTEGER)) +
     avgs +
-    ntLine(s, P_INSTANCES, ntLiteral(JSON.stringify({ templates, attrs }), RDF_JSON))
+    ntLine(s, P_INSTANCES, ntLiteral(instancesJson(templates, attrs), RDF_JSON))
   );
 }
