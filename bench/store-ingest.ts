@@ -11,6 +11,25 @@ export interface RawIngestOptions {
   batchSize?: number;
   /** WASM memory grown before loading (default 128 MiB, as the store does). */
   wasmPreGrowBytes?: number;
+  /**
+   * Hand Oxigraph UTF-8 bytes (default, `BENCH_RAW_TEXT=1` turns it off): each batch goes to the worker as
+   * one transferred buffer, encoded before the clock starts, as the store worker now gets a commit's
+   * N-Triples (docs/performance.md "Session 6: the store worker's per-entity cost"); false posts strings.
+   */
+  bytes?: boolean;
+}
+
+/**
+ * One batch for the raw-ingest worker: the entities' N-Quads as UTF-8 in one buffer that owns its
+ * ArrayBuffer (transferred), and where each entity ends in it.
+ */
+function byteBatch(entities: string[]): { bytes: Uint8Array; ends: number[] } {
+  const size = entities.reduce((n, e) => n + Buffer.byteLength(e, "utf8"), 0);
+  const bytes = Buffer.allocUnsafeSlow(size);
+  const ends: number[] = [];
+  let at = 0;
+  for (const e of entities) ends.push((at += bytes.write(e, at, "utf8")));
+  return { bytes, ends };
 }
 
 /** Result of {@link measureRawIngest}; the rates are over the wall time seen from this thread. */
@@ -39,20 +58,27 @@ export async function measureRawIngest(
   });
   try {
     const replies: { quads: number; ms: number }[] = [];
-    const batches = Math.ceil(nquadsPerEntity.length / batch);
+    const bytes = opts.bytes ?? process.env.BENCH_RAW_TEXT !== "1";
+    const batches: (string[] | { bytes: Uint8Array; ends: number[] })[] = [];
+    for (let i = 0; i < nquadsPerEntity.length; i += batch) {
+      const slice = nquadsPerEntity.slice(i, i + batch);
+      batches.push(bytes ? byteBatch(slice) : slice);
+    }
     let t0 = 0;
     await new Promise<void>((resolve, reject) => {
       worker.on("error", reject);
       worker.on("message", (m: { ready?: boolean; quads: number; ms: number }) => {
         if (m.ready) {
           t0 = performance.now();
-          for (let i = 0; i < nquadsPerEntity.length; i += batch)
-            worker.postMessage(nquadsPerEntity.slice(i, i + batch));
-          if (batches === 0) resolve();
+          for (const b of batches) {
+            if (typeof b === "string" || Array.isArray(b)) worker.postMessage(b);
+            else worker.postMessage(b, [b.bytes.buffer as ArrayBuffer]);
+          }
+          if (batches.length === 0) resolve();
           return;
         }
         replies.push(m);
-        if (replies.length === batches) resolve();
+        if (replies.length === batches.length) resolve();
       });
     });
     const wallMs = performance.now() - t0;

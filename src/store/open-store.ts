@@ -10,24 +10,33 @@ import type {
   WorkerEvent,
   WorkerOptions,
 } from "./worker/protocol";
+import { encodeCommitRecord } from "./journal/record-codec";
 import { RequestOutbox } from "./request-outbox";
 import { toAppError } from "./worker/wire-error";
 
 /**
- * N-Triples characters from which a commit is posted to the worker at once rather than at the end of the
+ * Bytes of a commit record from which it is posted to the worker at once rather than at the end of the
  * turn (~28 benchmark entities): a batch of 1,000 entities then starts loading while the main thread
  * prepares the next (docs/performance.md "Session 4: the write path").
  */
-const LARGE_COMMIT_CHARS = 256 * 1024;
+const LARGE_COMMIT_BYTES = 256 * 1024;
 
 /** How long (ms) a small request may wait for the end of the turn before it is sent (request-outbox.ts). */
 const OUTBOX_MAX_WAIT_MS = 1;
 
-/** Characters of N-Triples text in `writes` (a size estimate; drops count 0). */
-function textLength(writes: GraphWrite[]): number {
-  let n = 0;
-  for (const w of writes) n += w.triples?.length ?? 0;
-  return n;
+/**
+ * The buffers of `requests` to transfer rather than copy: each commit's record, when it owns its whole
+ * ArrayBuffer (encodeCommitRecord makes it so; a view into a shared pool would give the pool away).
+ */
+function transferables(requests: StoreRequest[]): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const r of requests) {
+    if (r.op !== "commit") continue;
+    const b = r.record.buffer;
+    if (b instanceof ArrayBuffer && r.record.byteOffset === 0 && r.record.byteLength === b.byteLength)
+      out.push(b);
+  }
+  return out;
 }
 
 /** Options of {@link openGraphStore}. */
@@ -136,7 +145,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
 
   // requests go to the worker in batches, one message each (protocol StoreMessage; see request-outbox.ts)
   const outbox = new RequestOutbox<StoreRequest>((out) => {
-    if (!fatal) worker.postMessage(out.length === 1 ? out[0] : out);
+    if (!fatal) worker.postMessage(out.length === 1 ? out[0] : out, transferables(out));
   }, OUTBOX_MAX_WAIT_MS);
   const call = (req: WithoutId<StoreRequest>, applied?: () => void, large = false): Promise<Ok> => {
     if (fatal) return Promise.reject(new AppError("InternalError", fatal));
@@ -173,8 +182,9 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       };
       const notifyApplied = onApplied !== undefined;
       // Acks arrive in seq order and each resolves in that order, so listeners see seq order.
-      const large = textLength(writes) >= LARGE_COMMIT_CHARS;
-      const seq = (await call({ op: "commit", tenant, writes, notifyApplied }, start, large)).value as number;
+      const record = encodeCommitRecord(tenant, writes);
+      const large = record.length >= LARGE_COMMIT_BYTES;
+      const seq = (await call({ op: "commit", record, notifyApplied }, start, large)).value as number;
       emit({ seq, tenant, writes, meta });
       await alongside;
       return seq;

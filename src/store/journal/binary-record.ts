@@ -21,14 +21,19 @@ const NULL_LEN = 0xffffffff;
  * graph IRI and the N-Triples text, each as u32 LE byte length + UTF-8 (length 0xFFFFFFFF: dropped).
  * Measured against `JSON.stringify` of the same record (a 9 KB N-Triples text per entity, whose quotes
  * JSON escapes): about 10 to 20 µs per entity instead of 90 to 140 µs, on the store worker's ack path.
+ * `alloc` gives the buffer (e.g. `Buffer.allocUnsafeSlow` for one that owns its ArrayBuffer, to transfer).
  */
-export function encodeBinaryPayload(r: JournalRecord, headerBytes: number): Buffer {
+export function encodeBinaryPayload(
+  r: JournalRecord,
+  headerBytes: number,
+  alloc: (size: number) => Buffer = Buffer.allocUnsafe,
+): Buffer {
   let size = headerBytes + 1 + 8 + 4 + Buffer.byteLength(r.tenant, "utf8") + 4;
   for (const w of r.writes) {
     size += 8 + Buffer.byteLength(w.graph, "utf8");
     if (w.triples !== null) size += Buffer.byteLength(w.triples, "utf8");
   }
-  const out = Buffer.allocUnsafe(size);
+  const out = alloc(size);
   let at = headerBytes;
   out[at++] = BINARY_TAG;
   at = out.writeDoubleLE(r.seq, at);
@@ -47,8 +52,21 @@ export function encodeBinaryPayload(r: JournalRecord, headerBytes: number): Buff
   return out;
 }
 
-/** Reads a payload written by {@link encodeBinaryPayload}; throws on a short or inconsistent one. */
-export function decodeBinaryPayload(p: Buffer): JournalRecord {
+/** One write of a binary payload with its text left as bytes: a view into the payload, not a copy. */
+export interface GraphWriteBytes {
+  graph: string;
+  /** The UTF-8 N-Triples of the graph (a view into the record), or null to drop it. */
+  triples: Uint8Array | null;
+}
+
+/**
+ * Reads a payload written by {@link encodeBinaryPayload}, turning each write's text into a `T` with
+ * `text(at, n)` (bytes [at, at + n) of `p`); throws on a short or inconsistent payload.
+ */
+function readBinaryPayload<T>(
+  p: Buffer,
+  text: (at: number, n: number) => T,
+): { seq: number; tenant: string; writes: { graph: string; triples: T | null }[] } {
   let at = 1;
   const need = (n: number): void => {
     if (at + n > p.length) throw new RangeError("binary journal record cut short");
@@ -59,23 +77,38 @@ export function decodeBinaryPayload(p: Buffer): JournalRecord {
     at += 4;
     return v;
   };
-  const text = (n: number): string => {
+  const take = <U>(n: number, as: (at: number, n: number) => U): U => {
     need(n);
-    const s = p.toString("utf8", at, at + n);
+    const v = as(at, n);
     at += n;
-    return s;
+    return v;
   };
+  const str = (a: number, n: number): string => p.toString("utf8", a, a + n);
   need(8);
   const seq = p.readDoubleLE(at);
   at += 8;
-  const tenant = text(u32());
+  const tenant = take(u32(), str);
   const count = u32();
-  const writes: GraphWrite[] = [];
+  const writes: { graph: string; triples: T | null }[] = [];
   for (let i = 0; i < count; i++) {
-    const graph = text(u32());
+    const graph = take(u32(), str);
     const n = u32();
-    writes.push({ graph, triples: n === NULL_LEN ? null : text(n) });
+    writes.push({ graph, triples: n === NULL_LEN ? null : take(n, text) });
   }
   if (at !== p.length) throw new RangeError("binary journal record has trailing bytes");
   return { seq, tenant, writes };
+}
+
+/** Reads a payload written by {@link encodeBinaryPayload}; throws on a short or inconsistent one. */
+export function decodeBinaryPayload(p: Buffer): JournalRecord {
+  return readBinaryPayload(p, (at, n) => p.toString("utf8", at, at + n));
+}
+
+/**
+ * Reads a payload as {@link decodeBinaryPayload} does, but leaves each write's N-Triples as a view into
+ * `p` (the store worker loads those bytes into Oxigraph as they are, docs/performance.md "Session 6: the
+ * store worker's per-entity cost"). The views live as long as `p` is not changed.
+ */
+export function binaryPayloadViews(p: Buffer): { seq: number; tenant: string; writes: GraphWriteBytes[] } {
+  return readBinaryPayload(p, (at, n) => p.subarray(at, at + n));
 }

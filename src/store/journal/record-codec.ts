@@ -1,7 +1,15 @@
 import { crc32 } from "node:zlib";
-import { BINARY_TAG, decodeBinaryPayload, encodeBinaryPayload, type JournalRecord } from "./binary-record";
+import type { GraphWrite } from "../graph-store";
+import {
+  BINARY_TAG,
+  binaryPayloadViews,
+  decodeBinaryPayload,
+  encodeBinaryPayload,
+  type GraphWriteBytes,
+  type JournalRecord,
+} from "./binary-record";
 
-export type { JournalRecord };
+export type { GraphWriteBytes, JournalRecord };
 
 /** Bytes of the record header: payload length (u32 LE) then CRC-32 of the payload (u32 LE). */
 export const HEADER_BYTES = 8;
@@ -21,10 +29,36 @@ export function encodeRecord<T = JournalRecord>(r: T): Buffer {
 
 /** Encodes a journal record as header + binary payload (binary-record.ts); what the store worker appends. */
 export function encodeJournalRecord(r: JournalRecord): Buffer {
-  const out = encodeBinaryPayload(r, HEADER_BYTES);
-  out.writeUInt32LE(out.length - HEADER_BYTES, 0);
-  out.writeUInt32LE(crc32(out.subarray(HEADER_BYTES)), 4);
-  return out;
+  return sealJournalRecord(encodeBinaryPayload(r, HEADER_BYTES), r.seq);
+}
+
+/**
+ * A commit as the main thread sends it to the store worker (docs/performance.md "Session 6: the store
+ * worker's per-entity cost"): the journal record of `writes` without its seq and header, in a buffer that
+ * owns its ArrayBuffer, so that `postMessage` can transfer it instead of copying. The worker loads the
+ * N-Triples from it ({@link commitRecordWrites}) and appends the very same bytes once sealed
+ * ({@link sealJournalRecord}): no string crosses the thread boundary and nothing is encoded twice.
+ */
+export function encodeCommitRecord(tenant: string, writes: GraphWrite[]): Buffer {
+  return encodeBinaryPayload({ seq: 0, tenant, writes }, HEADER_BYTES, Buffer.allocUnsafeSlow);
+}
+
+/** Tenant and writes of a record made by {@link encodeCommitRecord}, the N-Triples as views into it. */
+export function commitRecordWrites(record: Buffer): { tenant: string; writes: GraphWriteBytes[] } {
+  if (record.length <= HEADER_BYTES || record[HEADER_BYTES] !== BINARY_TAG)
+    throw new RangeError("not a binary commit record");
+  return binaryPayloadViews(record.subarray(HEADER_BYTES));
+}
+
+/**
+ * Completes a record made by {@link encodeCommitRecord} (or {@link encodeBinaryPayload} after
+ * HEADER_BYTES) in place: its seq, then the header (payload length and CRC-32). Returns `record`.
+ */
+export function sealJournalRecord(record: Buffer, seq: number): Buffer {
+  record.writeDoubleLE(seq, HEADER_BYTES + 1);
+  record.writeUInt32LE(record.length - HEADER_BYTES, 0);
+  record.writeUInt32LE(crc32(record.subarray(HEADER_BYTES)), 4);
+  return record;
 }
 
 /** Where and why decoding of a segment stopped early. */

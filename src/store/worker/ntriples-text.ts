@@ -1,14 +1,23 @@
 import { AppError } from "../../errors";
 
 /**
- * Estimated number of triples in N-Triples text: its line count (DESIGN.md "Durability is ours to
- * build", quad ceiling). Blank lines, comments or duplicates make it an over-estimate, never an under one
- * for well-formed one-triple-per-line text.
+ * Estimated number of triples in N-Triples text, as a string or UTF-8 bytes: its line count (DESIGN.md
+ * "Durability is ours to build", quad ceiling). Blank lines, comments or duplicates make it an
+ * over-estimate, never an under one for well-formed one-triple-per-line text.
  */
-export function lineCount(text: string): number {
+export function lineCount(text: string | Uint8Array): number {
+  if (typeof text !== "string") return byteLineCount(text);
   let n = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
   if (text.length > 0 && !text.endsWith("\n")) n++;
+  return n;
+}
+
+/** {@link lineCount} of UTF-8 bytes (a newline byte never occurs inside a multi-byte character). */
+function byteLineCount(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+  if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) n++;
   return n;
 }
 

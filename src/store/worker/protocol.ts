@@ -1,12 +1,16 @@
-import type { GraphWrite, StoreStats } from "../graph-store";
+import type { StoreStats } from "../graph-store";
 
 /** Requests from the main thread to the store worker (DESIGN.md "The store lives in a worker thread"). */
 export type StoreRequest =
   | {
       id: number;
       op: "commit";
-      tenant: string;
-      writes: GraphWrite[];
+      /**
+       * Tenant and writes as the journal record without seq and header (record-codec.ts
+       * `encodeCommitRecord`), transferred with the message: the worker loads the N-Triples bytes from it
+       * and appends the same buffer to the journal once sealed.
+       */
+      record: Uint8Array;
       /** Ask for an {@link AppliedNotice} once the write is applied, before its journal record is durable. */
       notifyApplied?: boolean;
     }

@@ -1,9 +1,9 @@
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { AppError } from "../../errors";
-import type { GraphWrite, StoreStats } from "../graph-store";
+import type { StoreStats } from "../graph-store";
 import { JournalWriter } from "../journal/journal-writer";
-import { encodeJournalRecord } from "../journal/record-codec";
+import { commitRecordWrites, type GraphWriteBytes, sealJournalRecord } from "../journal/record-codec";
 import { Compactor } from "../snapshot/compactor";
 import type {
   AppliedNotice,
@@ -92,21 +92,23 @@ function wireError(e: unknown): WireError {
  * meanwhile): between steps the event loop runs the journal's I/O callbacks, so earlier commits become
  * durable and are answered while this one loads. Returns a promise when it takes more than one turn.
  */
-function commit(
-  id: number,
-  tenant: string,
-  writes: GraphWrite[],
-  notifyApplied?: boolean,
-): Promise<void> | void {
+function commit(id: number, wire: Uint8Array, notifyApplied?: boolean): Promise<void> | void {
   if (journal.failure)
     throw new AppError("InternalError", `The journal is not writable: ${journal.failure.message}`);
-  const job = datasets.begin(tenant, writes);
-  if (job.step(SLICE_MS)) return committed(id, tenant, writes, notifyApplied);
+  const record = Buffer.from(wire.buffer, wire.byteOffset, wire.byteLength);
+  let parsed: { tenant: string; writes: GraphWriteBytes[] };
+  try {
+    parsed = commitRecordWrites(record);
+  } catch (e) {
+    throw new AppError("InternalError", `Unreadable commit message: ${(e as Error).message}`);
+  }
+  const job = datasets.begin(parsed.tenant, parsed.writes);
+  if (job.step(SLICE_MS)) return committed(id, record, notifyApplied);
   applying = (async () => {
     try {
       do await new Promise((r) => setImmediate(r));
       while (!job.step(SLICE_MS));
-      committed(id, tenant, writes, notifyApplied);
+      committed(id, record, notifyApplied);
     } catch (e) {
       send({ id, ok: false, error: wireError(e) });
     } finally {
@@ -116,11 +118,14 @@ function commit(
   return applying;
 }
 
-/** The applied commit's notice, journal record (answered once durable), and the upkeep it may start. */
-function committed(id: number, tenant: string, writes: GraphWrite[], notifyApplied?: boolean): void {
+/**
+ * The applied commit's notice, journal record (the commit's own bytes, sealed with its seq; answered once
+ * durable), and the upkeep it may start.
+ */
+function committed(id: number, record: Buffer, notifyApplied?: boolean): void {
   if (notifyApplied) send({ id, applied: true });
   const mySeq = ++seq;
-  journal.append(encodeJournalRecord({ seq: mySeq, tenant, writes })).then(
+  journal.append(sealJournalRecord(record, mySeq)).then(
     () => send({ id, ok: true, value: mySeq }),
     (e: Error) => {
       log("error", "store journal write failed; commits are refused from now on", { error: e.message });
@@ -143,7 +148,7 @@ function reply(id: number, p: Promise<unknown>): void {
 function handle(req: StoreRequest): Promise<void> | void {
   switch (req.op) {
     case "commit":
-      return commit(req.id, req.tenant, req.writes, req.notifyApplied);
+      return commit(req.id, req.record, req.notifyApplied);
     case "read":
       return send({ id: req.id, ok: true, value: req.graphs.map((g) => datasets.readGraph(req.tenant, g)) });
     case "select":

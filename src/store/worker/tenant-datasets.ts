@@ -13,6 +13,15 @@ export function isWasmTrap(e: unknown): e is Error {
 }
 const NQ = "application/n-quads";
 
+/**
+ * A write as the datasets take it: a {@link GraphWrite} whose N-Triples may also be UTF-8 bytes (the store
+ * worker loads a commit's text straight from its journal record; Oxigraph's `load` takes either).
+ */
+export interface TextWrite {
+  graph: string;
+  triples: string | Uint8Array | null;
+}
+
 /** A commit being applied in steps ({@link TenantDatasets.begin}). */
 export interface ApplyJob {
   /** Applies writes until `budgetMs` is spent (at least one); true once every write is applied. */
@@ -56,7 +65,7 @@ export class TenantDatasets {
   }
 
   /** The writes that go to memory (every write when no prefix is disk-only). */
-  private kept(writes: GraphWrite[]): GraphWrite[] {
+  private kept<W extends TextWrite>(writes: W[]): W[] {
     return this.diskOnly.length === 0 ? writes : writes.filter((w) => this.inMemory(w.graph));
   }
 
@@ -107,7 +116,7 @@ export class TenantDatasets {
    * once: no ceiling and no undo copies (a failure there is fatal anyway), so replay runs faster.
    * Writes to disk-only graphs are checked for their IRI and otherwise skipped (see the constructor).
    */
-  apply(tenant: string, writes: GraphWrite[], replay = false): void {
+  apply(tenant: string, writes: TextWrite[], replay = false): void {
     if (replay) {
       for (const w of writes) assertGraphIri(w.graph);
       const kept = this.kept(writes);
@@ -127,7 +136,7 @@ export class TenantDatasets {
    * write them until the job is done (the store worker holds its request queue meanwhile). A failing write
    * restores every graph the job touched and throws BadRequestData, as {@link apply} does.
    */
-  begin(tenant: string, all: GraphWrite[]): ApplyJob {
+  begin(tenant: string, all: TextWrite[]): ApplyJob {
     for (const w of all) assertGraphIri(w.graph);
     const writes = this.kept(all);
     if (writes.length === 0) return { step: () => true };
@@ -253,7 +262,7 @@ export class TenantDatasets {
   }
 
   /** Replaces one graph; `lines` is the line count of `w.triples` when the caller has it already. */
-  private replace(store: oxigraph.Store, counts: Map<string, number>, w: GraphWrite, lines?: number): void {
+  private replace(store: oxigraph.Store, counts: Map<string, number>, w: TextWrite, lines?: number): void {
     const old = counts.get(w.graph);
     if (old !== undefined) {
       store.update(`DROP SILENT GRAPH <${w.graph}>`);
