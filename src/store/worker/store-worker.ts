@@ -211,7 +211,7 @@ try {
   preGrowWasmMemory(opts.wasmPreGrowBytes);
   const r = recover(dir, datasets, log);
   seq = r.lastSeq;
-  journal = JournalWriter.open(dir, r.tailStart ?? seq + 1);
+  journal = JournalWriter.open(dir, r.tailStart ?? seq + 1, r.tailStart === undefined ? 0 : r.tailBytes);
   compactor = new Compactor({ dir, journal, lastSeq: () => seq, log });
   reclaimer = new MemoryReclaimer(
     {
