@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { request } from "node:http";
 import { http, linkTo, startTestApp, TestApp, TEST_CONTEXT } from "./helpers/test-app";
 
 const ERR = "https://uri.etsi.org/ngsi-ld/errors/";
@@ -117,6 +118,34 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     for (const id2 of ["urn:x:1", "urn:x:2", "urn:x:big"]) {
       expect((await get(`/ngsi-ld/v1/entities/${id2}`)).status).to.equal(404);
     }
+  });
+
+  it("reads a body sent in chunks (Transfer-Encoding: chunked); a chunked body over the limit stores nothing", async () => {
+    /** POSTs `parts` one write each, without Content-Length; resolves with the status, or "reset". */
+    const chunked = (parts: string[]): Promise<number | "reset"> =>
+      new Promise((resolve) => {
+        const req = request(`${app.url}/ngsi-ld/v1/entities`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", ...link },
+        });
+        req.on("response", (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", () => resolve("reset"));
+        for (const p of parts) req.write(p);
+        req.end();
+      });
+    const id = "urn:ngsi-ld:Vehicle:chunked1";
+    const text = JSON.stringify(vehicle(id));
+    const cut = [0, 7, 40, 41, 90, text.length];
+    expect(await chunked(cut.slice(1).map((end, i) => text.slice(cut[i], end)))).to.equal(201);
+    expect((await get(`/ngsi-ld/v1/entities/${id}`)).body).to.deep.equal(vehicle(id));
+    const big = JSON.stringify(vehicle("urn:x:chunkedBig", { blob: "x".repeat(3e6) }));
+    const parts = [];
+    for (let i = 0; i < big.length; i += 256 * 1024) parts.push(big.slice(i, i + 256 * 1024));
+    expect([413, "reset"]).to.include(await chunked(parts));
+    expect((await get("/ngsi-ld/v1/entities/urn:x:chunkedBig")).status).to.equal(404);
   });
 
   it("appends, updates, patches, replaces and deletes attributes", async () => {

@@ -6,7 +6,7 @@ import { Compactor } from "./compact-node";
 import { TripleWriter } from "./expand-triples";
 import { readEntityNode } from "./read-graph";
 import { shortcutTriples } from "./shortcuts";
-import { attributeTimesLine, restoreAttributeTimes, splitAttributeTimes } from "./system-times";
+import { attributeTimesLine, attributeTimesOf, restoreAttributeTimes } from "./system-times";
 import type { JsonValue, NgsiEntity } from "./types";
 
 /**
@@ -49,12 +49,12 @@ export function entityToTriples(
   opts: ToTriplesOptions = {},
 ): string {
   const c = compiled(ctx);
-  const w = new TripleWriter(c);
   const json = entity as unknown as { [k: string]: JsonValue };
-  const split = (opts.compactTimes ?? opts.shortcuts !== false) ? splitAttributeTimes(json, c) : undefined;
-  const subject = w.node(split?.entity ?? json);
+  const split = (opts.compactTimes ?? opts.shortcuts !== false) ? attributeTimesOf(json, c) : undefined;
+  const w = new TripleWriter(c, split !== undefined);
+  const subject = w.node(json);
   const entityTerm = subject.startsWith("<") ? subject : ntIri(entity.id);
-  const times = split ? attributeTimesLine(entityTerm, split.times) : "";
+  const times = split ? attributeTimesLine(entityTerm, split) : "";
   const text =
     opts.shortcuts === false
       ? w.text + times

@@ -24,7 +24,16 @@ import type { JsonValue } from "./types";
 export class TripleWriter {
   text = "";
   private n = 0;
-  constructor(private readonly ctx: CompiledJsonLdContext) {}
+  /** Nesting of the node being written: 0 the entity, 1 its attribute instances, 2 their sub-attributes... */
+  private depth = 0;
+  constructor(
+    private readonly ctx: CompiledJsonLdContext,
+    /**
+     * Leave out the `createdAt`/`modifiedAt` members of the nodes one level below the top node (the
+     * entity's attribute instances), whose times system-times.ts stores in one literal instead.
+     */
+    private readonly omitInstanceTimes = false,
+  ) {}
 
   /** A fresh blank node (N-Triples text). */
   blank(): string {
@@ -36,10 +45,13 @@ export class TripleWriter {
     const ctx = this.ctx;
     let subject: string | undefined;
     let geo = false;
+    const level = this.depth++;
+    const omitTimes = level === 1 && this.omitInstanceTimes;
     const keys = Object.keys(obj);
     const iris: (string | null)[] = new Array<string | null>(keys.length);
     for (let i = 0; i < keys.length; i++) {
-      const iri = (iris[i] = ctx.vocabIri(keys[i]));
+      const k = keys[i];
+      const iri = (iris[i] = omitTimes && (k === "createdAt" || k === "modifiedAt") ? null : ctx.vocabIri(k));
       if (iri === "@id") {
         const id = obj[keys[i]];
         if (typeof id === "string") subject = this.idTerm(ctx.expandIri(id, false) ?? id);
@@ -71,6 +83,7 @@ export class TripleWriter {
         this.text += ntLine(subject, iri, ntLiteral(canonicalJson(value), RDF_JSON));
       } else this.values(subject, iri, value, ctx.definition(keys[i]));
     }
+    this.depth = level;
     return subject;
   }
 

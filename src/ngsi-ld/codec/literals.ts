@@ -16,8 +16,25 @@ const DOUBLE_TRIM = /(\d)0*e\+?/;
 const INTEGER = /^[+-]?\d+$/;
 const DOUBLE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Canonical xsd:double lexical form, e.g. 1.5 -> "1.5E0" (JSON-LD 1.1 API §8.6 step 10). */
+/**
+ * Canonical forms already written: a sensor's values repeat (a few digits of precision), and each value is
+ * written twice per entity (its ngsi-ld:hasValue and its shortcut triple), while `toExponential(15)` was
+ * the codec's costliest number step. Bounded; keys compare by SameValueZero, and 0 and -0 share "0E0".
+ */
+const doubles = new Map<number, string>();
+const DOUBLES_LIMIT = 8192;
+
+/** Canonical xsd:double lexical form, e.g. 1.5 -> "1.5E0" (JSON-LD 1.1 API §8.6 step 10); memoized. */
 export function canonicalDouble(n: number): string {
+  let d = doubles.get(n);
+  if (d === undefined) {
+    if (doubles.size >= DOUBLES_LIMIT) doubles.clear();
+    doubles.set(n, (d = toCanonicalDouble(n)));
+  }
+  return d;
+}
+
+function toCanonicalDouble(n: number): string {
   const s = n.toExponential(15);
   const e = s.indexOf("e");
   if (e < 0) return s.replace(DOUBLE_TRIM, "$1E");

@@ -38,43 +38,49 @@ export function shortcutTriples(
     const own = ctx.vocabIri(key);
     if (own === null || own.charCodeAt(0) === 64) continue;
     const iri = aliases[own] ?? own;
-    const v = entity[key];
-    for (const inst of (Array.isArray(v) ? v : [v]) as unknown[]) {
-      if (inst === null || typeof inst !== "object" || Array.isArray(inst)) continue;
-      for (const o of objectsOf(inst as Obj, own, iri, ctx)) text += ntLine(subject, o[0], o[1]);
-    }
+    const v = entity[key] as JsonValue;
+    if (Array.isArray(v)) for (const inst of v) text += linesOf(inst, subject, own, iri, ctx);
+    else text += linesOf(v, subject, own, iri, ctx);
   }
   return text;
 }
 
-function objectsOf(inst: Obj, own: string, iri: string, ctx: CompiledJsonLdContext): [string, string][] {
-  const out: [string, string][] = [];
+/**
+ * The shortcut lines of one attribute instance ("" for anything that is not an instance object). Written
+ * straight into the text: no array of [predicate, object] pairs per instance (a share of the main
+ * thread's allocation per POST, docs/performance.md "Session 6: the main thread per POST").
+ */
+function linesOf(
+  inst: JsonValue | undefined,
+  subject: string,
+  own: string,
+  iri: string,
+  ctx: CompiledJsonLdContext,
+): string {
+  if (inst === null || typeof inst !== "object" || Array.isArray(inst)) return "";
+  let text = "";
   switch (inst.type) {
-    case "Property":
-      for (const v of asArray(inst.value)) {
-        const lit = literalOf(v, ctx);
-        if (lit !== undefined) out.push([iri, lit]);
-      }
+    case "Property": {
+      const vs = inst.value;
+      if (Array.isArray(vs)) for (const v of vs) text += propertyLine(subject, iri, v, ctx);
+      else if (vs !== undefined) text += propertyLine(subject, iri, vs, ctx);
       break;
+    }
     case "Relationship":
-      for (const o of asArray(inst.object))
-        if (typeof o === "string") out.push([iri, ntIri(ctx.expandIri(o, false) ?? o)]);
+    case "VocabProperty": {
+      const vocab = inst.type === "VocabProperty";
+      const os = vocab ? inst.vocab : inst.object;
+      if (Array.isArray(os)) for (const o of os) text += iriLine(subject, iri, o, vocab, ctx);
+      else if (os !== undefined) text += iriLine(subject, iri, os, vocab, ctx);
       break;
-    case "VocabProperty":
-      for (const o of asArray(inst.vocab))
-        if (typeof o === "string") out.push([iri, ntIri(ctx.expandIri(o, true) ?? o)]);
-      break;
+    }
     case "LanguageProperty": {
       const map = inst.languageMap;
       if (map === null || typeof map !== "object" || Array.isArray(map)) break;
       for (const lang of Object.keys(map)) {
-        for (const s of asArray(map[lang])) {
-          if (typeof s === "string")
-            out.push([
-              iri,
-              lang === "@none" ? ntLiteral(s, XSD_STRING) : ntLangLiteral(s, lang.toLowerCase()),
-            ]);
-        }
+        const ss = map[lang];
+        if (Array.isArray(ss)) for (const x of ss) text += languageLine(subject, iri, x, lang);
+        else if (ss !== undefined) text += languageLine(subject, iri, ss, lang);
       }
       break;
     }
@@ -82,8 +88,8 @@ function objectsOf(inst: Obj, own: string, iri: string, ctx: CompiledJsonLdConte
       const wkt = geoJsonToWkt(inst.value);
       if (wkt === undefined) break;
       const lit = ntLiteral(wkt, GEO_WKT_LITERAL);
-      out.push([GEO_AS_WKT, lit]);
-      if (iri !== own) out.push([iri, lit]);
+      text += ntLine(subject, GEO_AS_WKT, lit);
+      if (iri !== own) text += ntLine(subject, iri, lit);
       const g = inst.value as Obj;
       const c = g.coordinates;
       if (
@@ -93,19 +99,40 @@ function objectsOf(inst: Obj, own: string, iri: string, ctx: CompiledJsonLdConte
         typeof c[0] === "number" &&
         typeof c[1] === "number"
       ) {
-        out.push(
-          [WGS84_LAT, ntLiteral(String(c[1]), XSD_DOUBLE)],
-          [WGS84_LONG, ntLiteral(String(c[0]), XSD_DOUBLE)],
-        );
+        text += ntLine(subject, WGS84_LAT, ntLiteral(String(c[1]), XSD_DOUBLE));
+        text += ntLine(subject, WGS84_LONG, ntLiteral(String(c[0]), XSD_DOUBLE));
       }
       break;
     }
   }
-  return out;
+  return text;
 }
 
-function asArray(v: JsonValue | undefined): JsonValue[] {
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+/** The line of one value of a Property ("" for a nested object). */
+function propertyLine(subject: string, iri: string, v: JsonValue, ctx: CompiledJsonLdContext): string {
+  const lit = literalOf(v, ctx);
+  return lit === undefined ? "" : ntLine(subject, iri, lit);
+}
+
+/** The line of one object of a Relationship, or one vocab of a VocabProperty ("" for a non-string). */
+function iriLine(
+  subject: string,
+  iri: string,
+  o: JsonValue,
+  vocab: boolean,
+  ctx: CompiledJsonLdContext,
+): string {
+  return typeof o === "string" ? ntLine(subject, iri, ntIri(ctx.expandIri(o, vocab) ?? o)) : "";
+}
+
+/** The line of one string of a LanguageProperty's map entry `lang` ("" for a non-string). */
+function languageLine(subject: string, iri: string, s: JsonValue, lang: string): string {
+  if (typeof s !== "string") return "";
+  return ntLine(
+    subject,
+    iri,
+    lang === "@none" ? ntLiteral(s, XSD_STRING) : ntLangLiteral(s, lang.toLowerCase()),
+  );
 }
 
 /** The direct literal of a Property value member; undefined for nested objects. */

@@ -33,11 +33,8 @@ export const ATTRIBUTE_TIMES = `${CITYGRAPH_STORE_NS}attributeTimes`;
 type Obj = { [k: string]: JsonValue };
 type Pair = [string | null, string | null];
 
-/** The entity with the attribute-instance timestamps taken out, and those times by instance key. */
-export interface SplitTimes {
-  entity: Obj;
-  times: Map<string, Pair>;
-}
+/** The attribute-instance timestamps of an entity, by instance key (see above). */
+export type InstanceTimes = Map<string, Pair>;
 
 /** True if `ctx` defines createdAt/modifiedAt/datasetId as the core context does. */
 function coreTimeTerms(ctx: CompiledJsonLdContext): boolean {
@@ -79,14 +76,15 @@ function instanceKey(attrIri: string, inst: Obj, ctx: CompiledJsonLdContext): st
 }
 
 /**
- * Takes the attribute-instance timestamps out of `entity` (a shallow copy; the input is not changed),
- * or returns undefined when the entity does not qualify (then the caller writes normative triples).
+ * The attribute-instance timestamps of `entity` by instance key, or undefined when the entity does not
+ * qualify (then the caller writes normative triples). The entity is not copied: when this gives times,
+ * the writer leaves out the `createdAt`/`modifiedAt` members of the entity's instance nodes itself
+ * (TripleWriter's `omitInstanceTimes`), which every instance object here is.
  */
-export function splitAttributeTimes(entity: Obj, ctx: CompiledJsonLdContext): SplitTimes | undefined {
+export function attributeTimesOf(entity: Obj, ctx: CompiledJsonLdContext): InstanceTimes | undefined {
   if (!coreTimeTerms(ctx)) return undefined;
-  const out: Obj = { ...entity };
   const keys = new Set<string>();
-  const pairs = new Map<string, Pair>();
+  const pairs: InstanceTimes = new Map();
   for (const name of Object.keys(entity)) {
     const iri = ctx.vocabIri(name);
     if (iri === null || iri.charCodeAt(0) === 64) continue;
@@ -95,37 +93,35 @@ export function splitAttributeTimes(entity: Obj, ctx: CompiledJsonLdContext): Sp
     if (def?.coerce === "@json" || container.includes("@list") || container.includes("@language"))
       return undefined;
     const v = entity[name];
-    const list = Array.isArray(v) ? v : [v];
-    const stripped: JsonValue[] = [];
-    for (const inst of list) {
-      if (inst === null || typeof inst !== "object") {
-        stripped.push(inst);
-        continue;
-      }
-      if (Array.isArray(inst)) return undefined;
-      const key = instanceKey(iri, inst, ctx);
-      if (key === undefined || keys.has(key)) return undefined;
-      keys.add(key);
-      pairs.set(key, [
-        (inst.createdAt as string | undefined) ?? null,
-        (inst.modifiedAt as string | undefined) ?? null,
-      ]);
-      stripped.push(withoutTimes(inst));
-    }
-    out[name] = Array.isArray(v) ? stripped : stripped[0];
+    if (Array.isArray(v)) {
+      for (const inst of v) if (!timesOf(iri, inst, ctx, keys, pairs)) return undefined;
+    } else if (!timesOf(iri, v, ctx, keys, pairs)) return undefined;
   }
-  return { entity: out, times: pairs };
+  return pairs;
 }
 
-/** A copy of instance `inst` without createdAt/modifiedAt (a loop: object rest is V8's slow path). */
-function withoutTimes(inst: Obj): Obj {
-  const out: Obj = {};
-  for (const k in inst) if (k !== "createdAt" && k !== "modifiedAt") out[k] = inst[k];
-  return out;
+/** Adds the times of one instance to `pairs`; false when it does not qualify. Non-objects pass. */
+function timesOf(
+  iri: string,
+  inst: JsonValue,
+  ctx: CompiledJsonLdContext,
+  keys: Set<string>,
+  pairs: InstanceTimes,
+): boolean {
+  if (inst === null || typeof inst !== "object") return true;
+  if (Array.isArray(inst)) return false;
+  const key = instanceKey(iri, inst, ctx);
+  if (key === undefined || keys.has(key)) return false;
+  keys.add(key);
+  pairs.set(key, [
+    (inst.createdAt as string | undefined) ?? null,
+    (inst.modifiedAt as string | undefined) ?? null,
+  ]);
+  return true;
 }
 
 /** The pair every instance has, if they all have the same one (undefined also when there are none). */
-function sharedPair(pairs: Map<string, Pair>): Pair | undefined {
+function sharedPair(pairs: InstanceTimes): Pair | undefined {
   let first: Pair | undefined;
   for (const p of pairs.values()) {
     if (first === undefined) first = p;
@@ -135,7 +131,7 @@ function sharedPair(pairs: Map<string, Pair>): Pair | undefined {
 }
 
 /** The N-Triples line of the literal on `subject` ("" when no instance has a timestamp). */
-export function attributeTimesLine(subject: string, pairs: Map<string, Pair>): string {
+export function attributeTimesLine(subject: string, pairs: InstanceTimes): string {
   const first = sharedPair(pairs);
   if (first !== undefined) {
     // the common case, every instance stamped alike: no counting

@@ -8,6 +8,7 @@ export class Interner {
   private readonly ids = new Map<string, number>();
   private readonly texts: string[] = [];
   private readonly parsed: (Record<string, unknown> | undefined)[] = [];
+  private readonly json: (string | undefined)[] = [];
 
   /** The id of `text`, adding it when new. */
   id(text: string): number {
@@ -17,6 +18,7 @@ export class Interner {
       this.ids.set(text, id);
       this.texts.push(text);
       this.parsed.push(undefined);
+      this.json.push(undefined);
     }
     return id;
   }
@@ -31,6 +33,20 @@ export class Interner {
     let o = this.parsed[id];
     if (o === undefined) this.parsed[id] = o = JSON.parse(this.texts[id]) as Record<string, unknown>;
     return o;
+  }
+
+  /**
+   * `JSON.stringify(object(id))`, memoized: what a template object serializes to inside a larger JSON
+   * text (the sealed segments' `templates`), without stringifying it again each time. The same string as
+   * the text itself when the text is already in that form (texts made by `JSON.stringify` are).
+   */
+  stringified(id: number): string {
+    let s = this.json[id];
+    if (s === undefined) {
+      s = JSON.stringify(this.object(id));
+      this.json[id] = s = s === this.texts[id] ? this.texts[id] : s;
+    }
+    return s;
   }
 
   /** Number of distinct templates. */

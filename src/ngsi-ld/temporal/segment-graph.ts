@@ -1,6 +1,7 @@
-import { ntIri, ntLine, ntLiteral } from "../../rdf/ntriples/write";
+import { ntIri, ntIriOnce, ntLine, ntLiteral } from "../../rdf/ntriples/write";
 import { RDF_JSON, XSD_DATETIME, XSD_DOUBLE, XSD_INTEGER } from "../../rdf/vocab";
 import { HISTORY_GRAPH_PREFIX } from "../../store/graph-store";
+import { AttributeColumns } from "./segment-columns";
 import { SEGMENT_MS } from "./segment-ledger";
 import type { TemporalEntity, TemporalIndex } from "./temporal-index";
 
@@ -12,7 +13,18 @@ const P_END = `${HISTORY_NS}end`;
 const P_COUNT = `${HISTORY_NS}count`;
 const P_INSTANCES = `${HISTORY_NS}instances`;
 
-const iso = (t: number) => new Date(t).toISOString().replace(".000Z", "Z");
+/** Hour starts (and ends) already written as text: a sweep seals many entities' segments of the same few hours. */
+const isoOfHour = new Map<number, string>();
+
+/** `t` as an xsd:dateTime in UTC without a zero millisecond part, memoized (few distinct hours). */
+function iso(t: number): string {
+  let s = isoOfHour.get(t);
+  if (s === undefined) {
+    if (isoOfHour.size >= 4096) isoOfHour.clear();
+    isoOfHour.set(t, (s = new Date(t).toISOString().replace(".000Z", "Z")));
+  }
+  return s;
+}
 
 /**
  * The graph IRI (and subject) of the history segment of entity `id` starting at `start`:
@@ -24,36 +36,11 @@ export function segmentGraphIri(id: string, start: number): string {
 }
 
 /**
- * The instances of one attribute in a segment, column by column (the `cgh:instances` JSON), in time order.
- * `n`, `o` and `c` are delta-encoded (the first value, then each value minus the one before), so that a
- * regular feed costs a few characters per instance; `m` is left out when every instance has
- * modifiedAt = createdAt, and `t` is one number when every instance has the same template.
+ * `JSON.stringify({ templates, attrs })` for templates and attributes given as their JSON texts: the same
+ * characters, with each template's text reused instead of its object serialized again per segment.
  */
-interface AttrColumns {
-  attr: string;
-  /** Instance numbers (instanceId `urn:ngsi-ld:attribute:instance:<n>`), delta-encoded. */
-  n: number[];
-  /** observedAt in ms after the segment start, delta-encoded; null where absent (and not counted). */
-  o: (number | null)[];
-  /** createdAt in ms after the segment start, delta-encoded. */
-  c: number[];
-  /** modifiedAt - createdAt (ms); absent when all 0. */
-  m?: number[];
-  /** Numeric value, or null when the value is in the template. */
-  v: (number | null)[];
-  /** Index of each instance's template (its JSON without times, instanceId and numeric value); one number when all share one. */
-  t: number[] | number;
-}
-
-/** Delta encoding of a column: the first value, then differences (nulls kept, skipped as references). */
-function deltas(xs: (number | null)[]): (number | null)[] {
-  let prev = 0;
-  return xs.map((x) => {
-    if (x === null) return null;
-    const d = x - prev;
-    prev = x;
-    return d;
-  });
+function instancesJson(templates: string[], attrs: string[]): string {
+  return `{"templates":[${templates.join(",")}],"attrs":[${attrs.join(",")}]}`;
 }
 
 /**
@@ -67,49 +54,42 @@ function deltas(xs: (number | null)[]): (number | null)[] {
  */
 export function segmentTriples(index: TemporalIndex, e: TemporalEntity, start: number): string | null {
   const end = start + SEGMENT_MS;
-  const s = ntIri(segmentGraphIri(e.id, start));
-  const templates: unknown[] = [];
+  const s = ntIriOnce(segmentGraphIri(e.id, start)); // unique per segment: not worth the IRI cache
+  /** Each template's JSON (`Interner.stringified`): the literal is spliced, not stringified again. */
+  const templates: string[] = [];
   const tplAt = new Map<number, number>();
-  const attrs: AttrColumns[] = [];
+  const attrs: string[] = [];
   let avgs = "";
   let count = 0;
   for (const [attr, ser] of e.attrs) {
     const from = ser.lowerBound(start);
     const to = ser.lowerBound(end);
     if (from >= to) continue;
-    const col = { n: [] as number[], o: [] as (number | null)[], c: [] as number[], m: [] as number[] };
-    const v: (number | null)[] = [];
-    const t: number[] = [];
+    const cols = new AttributeColumns(attr);
     let sum = 0;
     let nums = 0;
     for (let i = from; i < to; i++) {
       let k = tplAt.get(ser.rest(i));
       if (k === undefined) {
         tplAt.set(ser.rest(i), (k = templates.length));
-        templates.push(index.interner.object(ser.rest(i)));
+        templates.push(index.interner.stringified(ser.rest(i)));
       }
       const num = ser.num(i);
-      col.n.push(ser.iid(i));
-      col.o.push(Number.isNaN(ser.obs(i)) ? null : ser.obs(i) - start);
-      col.c.push(ser.created(i) - start);
-      col.m.push(ser.modified(i) - ser.created(i));
-      v.push(Number.isNaN(num) ? null : num);
-      t.push(k);
+      cols.add(
+        ser.iid(i),
+        ser.obs(i) - start,
+        ser.created(i) - start,
+        ser.modified(i) - ser.created(i),
+        num,
+        k,
+      );
       if (!Number.isNaN(num) && index.datasetId(ser.rest(i)) === undefined) {
         sum += num;
         nums++;
       }
     }
     count += to - from;
-    attrs.push({
-      attr,
-      n: deltas(col.n) as number[],
-      o: deltas(col.o),
-      c: deltas(col.c) as number[],
-      ...(col.m.some((x) => x !== 0) ? { m: col.m } : {}),
-      v,
-      t: t.every((x) => x === t[0]) ? t[0] : t,
-    });
+    attrs.push(cols.json());
     if (nums > 0) avgs += ntLine(s, attr, ntLiteral(String(sum / nums), XSD_DOUBLE));
   }
   if (count === 0) return null;
@@ -119,6 +99,6 @@ export function segmentTriples(index: TemporalIndex, e: TemporalEntity, start: n
     ntLine(s, P_END, ntLiteral(iso(end), XSD_DATETIME)) +
     ntLine(s, P_COUNT, ntLiteral(String(count), XSD_INTEGER)) +
     avgs +
-    ntLine(s, P_INSTANCES, ntLiteral(JSON.stringify({ templates, attrs }), RDF_JSON))
+    ntLine(s, P_INSTANCES, ntLiteral(instancesJson(templates, attrs), RDF_JSON))
   );
 }

@@ -28,13 +28,27 @@ function escapeIriChar(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
+/** Control characters other than LF and CR, and UTF-16 surrogates: what the native path below must not see. */
+// eslint-disable-next-line no-control-regex -- control characters are what is looked for
+const NOT_FOR_JSON = /[\x00-\x09\x0b\x0c\x0e-\x1f\ud800-\udfff]/;
+
+/** Strings at least this long are scanned by a regular expression instead of a loop (see escapeString). */
+const LONG_STRING = 64;
+
 /**
  * The escaped body of a string literal (RDF 1.1 N-Triples §2.5 STRING_LITERAL_QUOTE). A string whose
  * only characters to escape are `"`, `\`, LF and CR (JSON literals: the attribute times, GeoJSON) goes
  * through the native `JSON.stringify`, which escapes exactly these the same way when the string has no
- * other control character and no surrogate (those take the regular expression).
+ * other control character and no surrogate (those take the regular expression). A short string is
+ * scanned in a loop (most have nothing to escape and are returned as they are); a long one (the JSON
+ * literals, ~1-3 KB for a history segment) by one native regular expression test, about twice as fast.
  */
 export function escapeString(s: string): string {
+  if (s.length >= LONG_STRING) {
+    if (NOT_FOR_JSON.test(s)) return s.replace(STRING_ESCAPES, escapeStringChar);
+    const json = JSON.stringify(s);
+    return json.length === s.length + 2 ? s : json.slice(1, json.length - 1);
+  }
   let escapes = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -53,11 +67,19 @@ const IRI_CACHE_LIMIT = 20_000;
 export function ntIri(iri: string): string {
   let r = iriCache.get(iri);
   if (r === undefined) {
-    r = IRI_NEEDS_ESCAPE.test(iri) ? `<${iri.replace(IRI_ESCAPES, escapeIriChar)}>` : `<${iri}>`;
+    r = ntIriOnce(iri);
     if (iriCache.size >= IRI_CACHE_LIMIT) iriCache.clear();
     iriCache.set(iri, r);
   }
   return r;
+}
+
+/**
+ * {@link ntIri} without the memo, for an IRI written once (a history segment's graph name): it would
+ * only push the IRIs that recur (predicates, types) out of the bounded cache.
+ */
+export function ntIriOnce(iri: string): string {
+  return IRI_NEEDS_ESCAPE.test(iri) ? `<${iri.replace(IRI_ESCAPES, escapeIriChar)}>` : `<${iri}>`;
 }
 
 /** `_:label` (N-Triples §2.4). */

@@ -4,6 +4,7 @@ import {
   escapeString,
   ntBlank,
   ntIri,
+  ntIriOnce,
   ntLangLiteral,
   ntLine,
   ntLiteral,
@@ -14,12 +15,16 @@ describe("N-Triples writer and parser (RDF 1.1 N-Triples)", () => {
   it("escapes literals and IRIs", () => {
     expect(escapeString('a"b\\c\nd\re')).to.equal('a\\"b\\\\c\\nd\\re');
     expect(ntIri("http://x/a b")).to.equal("<http://x/a\\u0020b>");
+    expect(ntIriOnce("http://x/a b")).to.equal("<http://x/a\\u0020b>");
+    expect(ntIriOnce("urn:citygraph:history:2025-01-06T07:00:00Z:urn:x")).to.equal(
+      "<urn:citygraph:history:2025-01-06T07:00:00Z:urn:x>",
+    );
     expect(ntLiteral("x", XSD_STRING)).to.equal('"x"');
     expect(ntLiteral("5", XSD_INTEGER)).to.equal(`"5"^^<${XSD_INTEGER}>`);
     expect(ntLangLiteral("chào", "vi")).to.equal('"chào"@vi');
   });
 
-  it('escapes exactly ", \\, LF and CR whichever path a string takes (JSON.stringify or the regular expression)', () => {
+  it('escapes exactly ", \\, LF and CR whichever path a string takes (loop or regular-expression scan, JSON.stringify or replace)', () => {
     const slow = (x: string) =>
       x.replace(/["\\\n\r]/g, (c) => ({ '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r" })[c] as string);
     const parts = [
@@ -39,7 +44,7 @@ describe("N-Triples writer and parser (RDF 1.1 N-Triples)", () => {
     let seed = 7;
     for (let i = 0; i < 2000; i++) {
       let x = "";
-      for (let k = 0; k < 6; k++) x += parts[(seed = (seed * 48271) % 2147483647) % parts.length];
+      for (let k = 0; k < 1 + (i % 24); k++) x += parts[(seed = (seed * 48271) % 2147483647) % parts.length];
       expect(escapeString(x), JSON.stringify(x)).to.equal(slow(x));
     }
     expect(escapeString('{"a":"b\\n"}')).to.equal('{\\"a\\":\\"b\\\\n\\"}');

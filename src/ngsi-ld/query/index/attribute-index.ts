@@ -100,6 +100,12 @@ function setOf(m: Map<string, Set<string>>, k: string): Set<string> {
 }
 
 function slotOf(instances: AttributeInstance[]): Slot {
+  if (instances.length === 1) {
+    // the commonest attribute, one instance with one scalar: no arrays around the one value
+    const v = instanceTargets(instances[0]);
+    if (!isExact(instances[0], v)) return INEXACT;
+    if (v.length === 1) return (typeof v[0] === "string" ? own(v[0]) : v[0]) as Scalar;
+  }
   const values: unknown[][] = [];
   for (const i of instances) {
     const v = instanceTargets(i);
