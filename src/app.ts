@@ -86,6 +86,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     reclaimDroppedQuads: config.storeReclaimQuads,
     // history segments are read by SPARQL only, i.e. by the replica: journaled, never in the store's memory
     diskOnlyGraphPrefixes: [HISTORY_GRAPH_PREFIX],
+    heapReduceIntervalMs: config.heapReduceIntervalMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   // the indexes derived from entities never see the broker's internal graphs (subscriptions)
@@ -200,6 +201,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     timeoutMs: config.sparqlTimeoutMs,
     eager: config.sparqlReplica === "eager",
     reclaimDroppedQuads: config.storeReclaimQuads,
+    heapReduceIntervalMs: config.heapReduceIntervalMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });

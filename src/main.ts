@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from "./config/config";
 import { createLogger } from "./log/logger";
 import { tuneHeap } from "./heap-tuning";
 import { startMallocTrim } from "./malloc-trim";
+import { startThreadHeapReduce, watchRequests } from "./heap-reduce";
 
 /**
  * Process entry (DESIGN.md "Layout"): reads the configuration, starts the service, and stops it
@@ -23,7 +24,16 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   tuneHeap(config.heapGrowingPercent);
   startMallocTrim(config.mallocTrimIntervalMs, log);
+  const requests: { quiet?: () => boolean } = {}; // set once the server listens
+  const reducing = startThreadHeapReduce(
+    config.heapReduceIntervalMs,
+    (f) => log.debug("heap reduce", f),
+    () => requests.quiet?.() ?? false,
+  );
+  if (typeof reducing === "string" && config.heapReduceIntervalMs > 0)
+    log.info("heap reduce unavailable: idle threads keep their grown heap", { reason: reducing });
   const app = await startApp(config, log);
+  requests.quiet = watchRequests(app.server);
   let stopping = false;
   for (const sig of ["SIGTERM", "SIGINT"] as const) {
     process.on(sig, () => {

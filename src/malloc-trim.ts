@@ -17,6 +17,11 @@ export interface MallocTrimAddon {
   trimAsync(): Promise<number>;
   /** `mallinfo2().fordblks` on a libuv pool thread: bytes in free chunks over all arenas, -1 when unknown. */
   freeBytesAsync(): Promise<number>;
+  /**
+   * V8's moderate memory-pressure signal for the calling thread's isolate: starts a GC that gives free heap
+   * pages back, and returns at once (src/heap-reduce.ts). Absent from an addon built before session 6.
+   */
+  reduceHeap?(): boolean;
 }
 
 /** Free bytes below which a tick never trims. */

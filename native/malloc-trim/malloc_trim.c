@@ -8,6 +8,9 @@
  * Both run on a libuv pool thread: they walk every free chunk of every arena (2.5 ms for 100k free chunks),
  * and the calling thread runs on meanwhile (it only waits if it mallocs in an arena they hold).
  * On a C library other than glibc they are no-ops (0 and -1).
+ *   reduceHeap()     -> V8's moderate memory-pressure signal for the calling thread's isolate
+ *                       (heap_pressure.cc): an incremental GC that gives free heap pages back; returns at
+ *                       once, synchronously, on the JS thread (an isolate cannot be signalled from the pool).
  */
 #define NAPI_VERSION 8
 #include <node_api.h>
@@ -80,10 +83,20 @@ static napi_value FreeBytesAsync(napi_env env, napi_callback_info info) {
   return Queue(env, DoFreeBytes);
 }
 
+int citygraph_reduce_heap(void); /* heap_pressure.cc */
+
+static napi_value ReduceHeap(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value out;
+  napi_get_boolean(env, citygraph_reduce_heap() != 0, &out);
+  return out;
+}
+
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"trimAsync", NULL, TrimAsync, NULL, NULL, NULL, napi_default, NULL},
       {"freeBytesAsync", NULL, FreeBytesAsync, NULL, NULL, NULL, napi_default, NULL},
+      {"reduceHeap", NULL, ReduceHeap, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

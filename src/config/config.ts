@@ -50,6 +50,13 @@ export interface Config {
    * 0 = off (docs/performance.md "Session 5: glibc's free memory").
    */
   mallocTrimIntervalMs: number;
+  /**
+   * How often the main thread and the store worker check whether they are idle with a heap grown well past
+   * its last reduced size, and then start a GC that gives the free heap back (src/heap-reduce.ts, needs the
+   * optional addon citygraph-malloc-trim), ms. Env `HEAP_REDUCE_INTERVAL_MS`, default 250; 0 = off
+   * (docs/performance.md "Session 6: the heap left behind by a fill").
+   */
+  heapReduceIntervalMs: number;
   /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
   journalCompactBytes: number;
   /** Folder of extra URL -> file context mappings (index.json). Env `PRELOAD_CONTEXTS_DIR`. */
@@ -203,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
     heapGrowingPercent: intVar(env, "HEAP_GROWING_PERCENT", 0, 0, 1000),
     mallocTrimIntervalMs: intVar(env, "MALLOC_TRIM_INTERVAL_MS", 1000, 0, 3_600_000),
+    heapReduceIntervalMs: intVar(env, "HEAP_REDUCE_INTERVAL_MS", 250, 0, 3_600_000),
     journalCompactBytes: intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
     contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),

@@ -63,6 +63,8 @@ export interface OpenStoreOptions {
    * the replica answers for them (docs/architecture.md "Temporal history in the graph").
    */
   diskOnlyGraphPrefixes?: readonly string[];
+  /** Tick (ms) of the worker's idle heap reduction (src/heap-reduce.ts); default 0 = off. */
+  heapReduceIntervalMs?: number;
   log?: (level: "debug" | "info" | "warn" | "error", msg: string, fields?: object) => void;
 }
 
@@ -87,6 +89,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024,
     reclaimDroppedQuads: opts.reclaimDroppedQuads ?? 2_000_000,
     diskOnlyGraphPrefixes: [...(opts.diskOnlyGraphPrefixes ?? [])],
+    heapReduceIntervalMs: opts.heapReduceIntervalMs ?? 0,
   };
   const worker = new Worker(path.join(__dirname, "worker", "store-worker.js"), { workerData: workerOpts });
   const pending = new Map<number, Pending>();

@@ -60,8 +60,10 @@ export class HistoryLog<T> {
     }
     const segments = listSegments(dir).filter((s) => s.startSeq >= baseGen);
     let droppedBytes = 0;
+    let tailBytes = 0;
     segments.forEach((seg, i) => {
       const end = forEachRecordInFile<T>(seg.file, each);
+      tailBytes = end.validBytes; // zeros written ahead may follow (journal-writer.ts)
       const d = end.damage;
       if (d) {
         if (i !== segments.length - 1 || !d.torn) {
@@ -75,7 +77,7 @@ export class HistoryLog<T> {
     });
     removeBefore(dir, baseGen);
     const gen = segments.at(-1)?.startSeq ?? baseGen;
-    const log = new HistoryLog<T>(dir, JournalWriter.open(dir, gen), gen);
+    const log = new HistoryLog<T>(dir, JournalWriter.open(dir, gen, segments.length ? tailBytes : 0), gen);
     return { log, scan: { records, droppedBytes, ms: Date.now() - started } };
   }
 

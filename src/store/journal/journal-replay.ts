@@ -7,6 +7,8 @@ import { listSegments } from "./journal-files";
 export interface JournalScan {
   /** Start sequence of the segment to continue appending to, if any segment exists. */
   tailStart: number | undefined;
+  /** Bytes of records in that segment: where appending continues (zeros written ahead may follow). */
+  tailBytes: number;
   /** Bytes cut from a torn last record, if any (never acknowledged, so nothing is lost). */
   droppedBytes: number;
   /** Why the tail was cut, if it was. */
@@ -21,7 +23,8 @@ export interface JournalScan {
  * in any earlier segment, would lose acknowledged commits: that is an error with a clear message.
  * Segments are read a window at a time and their records applied as they are decoded, so memory holds
  * neither a whole segment nor its decoded records. Records before damage are applied before the damage
- * is found: refused damage throws, which fails start-up anyway.
+ * is found: refused damage throws, which fails start-up anyway. Zeros after the last record of a segment
+ * are the unused part of a preallocated segment (journal-writer.ts), not damage, and are left in place.
  *
  * `readOnly` is for a reader beside a live writer (the SPARQL replica): nothing is truncated, and any
  * damage in the last segment only ends the read there, since the writer may be appending that record.
@@ -34,7 +37,7 @@ export function replayJournal(
 ): JournalScan {
   const segments = listSegments(dir);
   let lastSeq = afterSeq;
-  const scan: JournalScan = { tailStart: segments.at(-1)?.startSeq, droppedBytes: 0 };
+  const scan: JournalScan = { tailStart: segments.at(-1)?.startSeq, tailBytes: 0, droppedBytes: 0 };
   segments.forEach((seg, i) => {
     // each record is applied as it is decoded (no list of the segment's records held meanwhile)
     const end = forEachRecordInFile<JournalRecord>(seg.file, (r) => {
@@ -45,6 +48,7 @@ export function replayJournal(
       apply(r);
       lastSeq = r.seq;
     });
+    scan.tailBytes = end.validBytes;
     const d = end.damage;
     if (d) {
       const last = i === segments.length - 1;

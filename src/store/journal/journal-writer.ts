@@ -1,16 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fsyncDir, segmentName } from "./journal-files";
+import { Preallocation } from "./preallocation";
 
 type Item =
   | { kind: "record"; data: Buffer; done: (err?: Error) => void }
   | { kind: "rotate"; startSeq: number; done: (err?: Error) => void };
 
-/** Writes all of `data` at the end of the file; on an O_DSYNC descriptor it is on disk when this resolves. */
-const write = (fd: number, data: Buffer, from = 0): Promise<void> =>
+/** Writes all of `data` at `position`; on an O_DSYNC descriptor it is on disk when this resolves. */
+const write = (fd: number, data: Buffer, position: number, from = 0): Promise<void> =>
   new Promise<number>((resolve, reject) =>
-    fs.write(fd, data, from, data.length - from, null, (e, n) => (e ? reject(e) : resolve(n))),
-  ).then((n) => (from + n < data.length ? write(fd, data, from + n) : undefined));
+    fs.write(fd, data, from, data.length - from, position + from, (e, n) => (e ? reject(e) : resolve(n))),
+  ).then((n) => (from + n < data.length ? write(fd, data, position, from + n) : undefined));
 
 /**
  * The append side of the journal with group commit (DESIGN.md "Durability is ours to build"). Records
@@ -18,23 +19,31 @@ const write = (fd: number, data: Buffer, from = 0): Promise<void> =>
  * the next one; each append's promise resolves only once its bytes are on disk, in append order. The file I/O runs on libuv's pool,
  * so the worker keeps applying commits and answering reads meanwhile. After an I/O error the writer is
  * broken: that batch and every later append are rejected (the store must not acknowledge anything more).
+ * Records overwrite zeros written ahead of them (preallocation.ts); a clean close cuts the unused zeros.
  */
 export class JournalWriter {
   private queue: Item[] = [];
   private running = false;
   private broken: Error | undefined;
-  private bytes: number;
+  private space: Preallocation;
 
   private constructor(
     private readonly dir: string,
+    private startSeq: number,
     private fd: number,
+    /** Offset of the next record: the end of the valid records (zeros may follow). */
+    private bytes: number,
   ) {
-    this.bytes = fs.fstatSync(fd).size;
+    this.space = preallocate(fd, bytes);
   }
 
-  /** Opens (or creates) the segment starting at `startSeq` for appending. */
-  static open(dir: string, startSeq: number): JournalWriter {
-    return new JournalWriter(dir, openSegment(dir, startSeq));
+  /**
+   * Opens (or creates) the segment starting at `startSeq` for appending after its first `validBytes`
+   * bytes: the end of its records as reading it found (`SegmentEnd.validBytes`, 0 for a new segment);
+   * zeros may follow them.
+   */
+  static open(dir: string, startSeq: number, validBytes: number): JournalWriter {
+    return new JournalWriter(dir, startSeq, openSegment(dir, startSeq), validBytes);
   }
 
   /** Appends one encoded record; resolves once it is fsynced. */
@@ -77,9 +86,15 @@ export class JournalWriter {
     }
   }
 
-  /** Flushes and closes the segment. */
+  /** Flushes and closes the segment, without the zeros after its records. */
   async close(): Promise<void> {
     await this.flush().catch(() => undefined);
+    await this.space.settle();
+    try {
+      fs.ftruncateSync(this.fd, this.bytes);
+    } catch {
+      // the zeros stay: readers take them as the end of the segment
+    }
     fs.closeSync(this.fd);
   }
 
@@ -101,9 +116,17 @@ export class JournalWriter {
       if (head.kind === "rotate") {
         this.queue.shift();
         try {
-          fs.closeSync(this.fd);
-          this.fd = openSegment(this.dir, head.startSeq);
-          this.bytes = 0;
+          // to the segment in use: nothing to do (a compaction with no commit since the last one)
+          if (head.startSeq !== this.startSeq) {
+            // the old segment keeps its unused zeros until compaction deletes it (readers skip them);
+            // not cut here, since a reader beside the writer (the SPARQL replica) may be reading them
+            await this.space.settle();
+            fs.closeSync(this.fd);
+            this.fd = openSegment(this.dir, head.startSeq);
+            this.startSeq = head.startSeq;
+            this.bytes = fs.fstatSync(this.fd).size; // 0: segments are named for their first seq
+            this.space = preallocate(this.fd, this.bytes);
+          }
           head.done();
         } catch (e) {
           this.fail(e as Error, [head]);
@@ -116,7 +139,8 @@ export class JournalWriter {
       const data = batch.length === 1 ? batch[0].data : Buffer.concat(batch.map((b) => b.data));
       try {
         if (data.length > 0) {
-          await write(this.fd, data); // O_DSYNC: durable on return (see openSegment)
+          await this.space.reserve(this.bytes, this.bytes + data.length);
+          await write(this.fd, data, this.bytes); // O_DSYNC: durable on return (see openSegment)
           this.bytes += data.length;
         }
         for (const b of batch) b.done();
@@ -145,7 +169,17 @@ function openSegment(dir: string, startSeq: number): number {
   const file = path.join(dir, segmentName(startSeq));
   const existed = fs.existsSync(file);
   const c = fs.constants;
-  const fd = fs.openSync(file, c.O_WRONLY | c.O_APPEND | c.O_CREAT | c.O_DSYNC, 0o666);
+  const fd = fs.openSync(file, c.O_WRONLY | c.O_CREAT | c.O_DSYNC, 0o666);
   if (!existed) fsyncDir(dir);
   return fd;
+}
+
+/** Tracks the zeros after `validBytes` in a segment and starts writing more ahead of the records. */
+function preallocate(fd: number, validBytes: number): Preallocation {
+  const size = fs.fstatSync(fd).size;
+  if (validBytes > size)
+    throw new Error(`journal segment is ${size} bytes, shorter than its ${validBytes} valid ones`);
+  const space = new Preallocation(fd, size);
+  void space.reserve(validBytes, validBytes);
+  return space;
 }

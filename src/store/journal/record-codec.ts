@@ -68,7 +68,8 @@ export interface SegmentDamage {
   reason: string;
   /**
    * True when the damage can only be a write cut short by a crash: the record runs past the end of the
-   * file, or it is the very last thing in the file, or everything from `offset` on is zero bytes.
+   * file, or it is the very last thing in the file (zero bytes after the end its header gives aside: a
+   * crash in a preallocated segment leaves a prefix of the record, then the zeros written ahead).
    * False means valid-looking bytes follow the bad record: corruption in the middle.
    */
   torn: boolean;
@@ -78,6 +79,11 @@ export interface SegmentDamage {
 export interface SegmentEnd {
   /** Offset just after the last whole, valid record. */
   validBytes: number;
+  /**
+   * Zero bytes after the last record, not damage: the unused part of a preallocated segment
+   * (journal-writer.ts writes zeros ahead of its records and overwrites them in place).
+   */
+  zeroBytes?: number;
   damage?: SegmentDamage;
 }
 
@@ -92,7 +98,7 @@ export interface SegmentBytes {
   bytes(offset: number, n: number): Buffer;
 }
 
-/** True when every byte of `src` from `from` on is zero (the tail of a preallocated, torn write). */
+/** True when every byte of `src` from `from` on is zero (the unused tail of a preallocated segment). */
 function allZero(src: SegmentBytes, from: number): boolean {
   for (let at = from; at < src.length;) {
     const n = Math.min(1 << 20, src.length - at);
@@ -105,8 +111,9 @@ function allZero(src: SegmentBytes, from: number): boolean {
 
 /**
  * Decodes a segment record by record, handing each to `each` as soon as it is decoded; stops at the
- * first incomplete or corrupt record and classifies the damage. A payload is JSON ({@link encodeRecord})
- * or a binary journal record ({@link encodeJournalRecord}). No list of records is built: a record's
+ * first incomplete or corrupt record and classifies the damage; zero bytes from a record boundary to the
+ * end are the unused part of a preallocated segment (`zeroBytes`), not damage. A payload is JSON
+ * ({@link encodeRecord}) or a binary journal record ({@link encodeJournalRecord}). No list of records is built: a record's
  * strings can be collected once `each` returns (measured at 100k bench entities: replaying a 245 MB
  * journal segment through a list of records left the store worker's heap at 357 MB, see
  * docs/performance.md "Session 4: RSS at 100k"). Records before the damage have been handed over when
@@ -118,11 +125,15 @@ export function forEachRecord<T = JournalRecord>(
 ): SegmentEnd {
   const seg: SegmentBytes = Buffer.isBuffer(src) ? bufferBytes(src) : src;
   let at = 0;
+  // torn: the record runs past the end, or nothing but zeros follows it (a preallocated segment, whose
+  // record was cut by a crash: only a prefix of it reached the file, the rest are the zeros written ahead)
   const stop = (reason: string, recordEnd: number): SegmentEnd => ({
     validBytes: at,
-    damage: { offset: at, reason, torn: recordEnd >= seg.length || allZero(seg, at) },
+    damage: { offset: at, reason, torn: recordEnd >= seg.length || allZero(seg, recordEnd) },
   });
   while (at < seg.length) {
+    // nothing but zeros from a record boundary on: the unused tail of a preallocated segment, not damage
+    if (seg.bytes(at, 1)[0] === 0 && allZero(seg, at)) return { validBytes: at, zeroBytes: seg.length - at };
     if (seg.length - at < HEADER_BYTES) return stop("truncated header", seg.length);
     const header = seg.bytes(at, HEADER_BYTES);
     const len = header.readUInt32LE(0);

@@ -5,6 +5,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import oxigraph from "oxigraph";
 import { AppError } from "../../errors";
 import { preGrowWasmMemory, recover } from "../worker/recovery";
+import { startThreadHeapReduce } from "../../heap-reduce";
 import { isWasmTrap, TenantDatasets } from "../worker/tenant-datasets";
 import { executeQuery } from "./query-executor";
 import { ReplicaDatasets } from "./plain-view";
@@ -73,6 +74,7 @@ try {
   preGrowWasmMemory(opts.wasmPreGrowBytes);
   lastSeq = recover(path.join(opts.dataDir, "store"), target, log, true).lastSeq;
   send({ event: "ready", lastSeq, quads: target.quads, ms: Date.now() - t0 });
+  startThreadHeapReduce(opts.heapReduceIntervalMs); // the load's garbage, then each large answer's
 } catch (e) {
   send({ event: "fatal", message: e instanceof Error ? e.message : String(e) });
 }

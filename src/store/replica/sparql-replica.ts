@@ -3,7 +3,13 @@ import { Worker } from "node:worker_threads";
 import { AppError } from "../../errors";
 import { toAppError } from "../worker/wire-error";
 import type { CommitEvent, GraphStore } from "../graph-store";
-import type { ReplicaAnswer, ReplicaMessage, ReplicaQuery, ReplicaRequest } from "./replica-protocol";
+import type {
+  ReplicaAnswer,
+  ReplicaMessage,
+  ReplicaQuery,
+  ReplicaRequest,
+  ReplicaWorkerOptions,
+} from "./replica-protocol";
 
 type Log = (level: "debug" | "info" | "warn" | "error", msg: string, fields?: object) => void;
 
@@ -25,6 +31,8 @@ export interface SparqlReplicaOptions {
   reclaimDroppedQuads?: number;
   /** WASM memory grown at start (default 64 MiB). */
   wasmPreGrowBytes?: number;
+  /** Tick (ms) of the worker's idle heap reduction (src/heap-reduce.ts); default 0 = off. */
+  heapReduceIntervalMs?: number;
   log?: Log;
 }
 
@@ -138,11 +146,15 @@ export class SparqlReplica {
   private start(): void {
     this.state = "starting";
     this.buffered = [];
+    // typed: the reclaim threshold was once left out here, so the replica never reloaded
+    const workerData: ReplicaWorkerOptions = {
+      dataDir: this.opts.dataDir,
+      wasmPreGrowBytes: this.opts.wasmPreGrowBytes ?? 64 * 1024 * 1024,
+      reclaimDroppedQuads: this.opts.reclaimDroppedQuads ?? 2_000_000,
+      heapReduceIntervalMs: this.opts.heapReduceIntervalMs ?? 0,
+    };
     const w = new Worker(path.join(__dirname, "replica-worker.js"), {
-      workerData: {
-        dataDir: this.opts.dataDir,
-        wasmPreGrowBytes: this.opts.wasmPreGrowBytes ?? 64 * 1024 * 1024,
-      },
+      workerData,
       resourceLimits: { maxOldGenerationSizeMb: this.opts.maxHeapMb ?? 1024 },
     });
     this.worker = w;

@@ -39,6 +39,8 @@ export interface WorkerOptions {
   reclaimDroppedQuads: number;
   /** Prefixes of graph IRIs journaled and snapshotted but not loaded into memory (TenantDatasets). */
   diskOnlyGraphPrefixes: string[];
+  /** Tick of the worker's idle heap reduction, ms (0 = off; src/heap-reduce.ts). */
+  heapReduceIntervalMs: number;
 }
 
 /** A worker error carried back as data; the proxy turns it into an AppError of the same kind. */

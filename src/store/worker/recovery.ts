@@ -16,6 +16,8 @@ export interface Recovered {
   replayed: number;
   /** Segment to continue appending to (undefined: start a new one at lastSeq + 1). */
   tailStart: number | undefined;
+  /** Bytes of records in that segment (JournalScan.tailBytes). */
+  tailBytes: number;
 }
 
 /**
@@ -82,5 +84,5 @@ export function recover(dir: string, datasets: RecoveryTarget, log: Log, readOnl
     });
   }
   log("info", "store journal replayed", { records: replayed, quads: datasets.quads, ms: Date.now() - t1 });
-  return { lastSeq, replayed, tailStart: scan.tailStart };
+  return { lastSeq, replayed, tailStart: scan.tailStart, tailBytes: scan.tailBytes };
 }

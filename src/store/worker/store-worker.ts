@@ -16,6 +16,7 @@ import type {
 } from "./protocol";
 import { MemoryReclaimer } from "./memory-reclaim";
 import { preGrowWasmMemory, recover } from "./recovery";
+import { startThreadHeapReduce } from "../../heap-reduce";
 import { SlicedQueue } from "./sliced-queue";
 import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
 
@@ -210,7 +211,7 @@ try {
   preGrowWasmMemory(opts.wasmPreGrowBytes);
   const r = recover(dir, datasets, log);
   seq = r.lastSeq;
-  journal = JournalWriter.open(dir, r.tailStart ?? seq + 1);
+  journal = JournalWriter.open(dir, r.tailStart ?? seq + 1, r.tailStart === undefined ? 0 : r.tailBytes);
   compactor = new Compactor({ dir, journal, lastSeq: () => seq, log });
   reclaimer = new MemoryReclaimer(
     {
@@ -237,6 +238,7 @@ try {
     opts.reclaimDroppedQuads,
   );
   send({ event: "ready", stats: stats(), replayed: r.replayed, ms: Date.now() - t0 });
+  startThreadHeapReduce(opts.heapReduceIntervalMs); // the replay's garbage, then each fill's
 } catch (e) {
   send({ event: "fatal", message: e instanceof Error ? e.message : String(e) });
 }

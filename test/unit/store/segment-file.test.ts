@@ -39,9 +39,17 @@ describe("store/journal: segment files read a window at a time", () => {
     const torn = both(Buffer.concat([whole, whole.subarray(0, 30)]));
     expect(torn.inFile).to.deep.equal(torn.inMemory);
     expect(torn.inFile).to.deep.include({ validBytes: whole.length });
+    // zeros after the last record: the unused part of a preallocated segment, no damage
     const zeros = both(Buffer.concat([whole, Buffer.alloc(200)]));
     expect(zeros.inFile).to.deep.equal(zeros.inMemory);
-    expect((zeros.inFile as { damage: { torn: boolean } }).damage.torn).to.equal(true);
+    expect(zeros.inFile).to.deep.include({ validBytes: whole.length, zeroBytes: 200 });
+    expect(zeros.inFile).to.not.have.property("damage");
+    expect((zeros.inFile as { records: unknown[] }).records).to.deep.equal(records);
+    // a record cut by a crash in a preallocated segment: a prefix of it, then the zeros written ahead
+    const cut = both(Buffer.concat([whole, whole.subarray(0, 30), Buffer.alloc(200)]));
+    expect(cut.inFile).to.deep.equal(cut.inMemory);
+    expect(cut.inFile).to.deep.include({ validBytes: whole.length });
+    expect((cut.inFile as { damage: { torn: boolean } }).damage.torn).to.equal(true);
     const middle = Buffer.from(whole);
     middle[100] ^= 0xff;
     const bad = both(middle);
