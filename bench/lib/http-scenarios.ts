@@ -39,10 +39,10 @@ export async function postEntities(
       setupRequest: (req: object) => ({ ...req, body: JSON.stringify(makeEntity(ids.next++, true)) }),
     },
   ];
-  if (s.warmupSeconds > 0)
-    await runLoad({ url, connections: s.connections, durationS: s.warmupSeconds, requests });
+  const connections = s.postConnections;
+  if (s.warmupSeconds > 0) await runLoad({ url, connections, durationS: s.warmupSeconds, requests });
   beforeTimed?.();
-  return runLoad({ url, connections: s.connections, durationS: s.seconds, requests });
+  return runLoad({ url, connections, durationS: s.seconds, requests });
 }
 
 /** GET /entities/{id}, a random id among entity numbers [0, `count`) per request. */

@@ -7,6 +7,7 @@
  * | BENCH_WARMUP_SECONDS | 2 | untimed load before each timed HTTP load |
  * | BENCH_ENTITIES | 100000 | entities in the store for the memory and start-up figures |
  * | BENCH_CONNECTIONS | 32 | autocannon connections of the single-request scenarios |
+ * | BENCH_POST_CONNECTIONS | BENCH_CONNECTIONS | connections of the POST /entities scenario alone (its throughput at saturation needs more: docs/performance.md "Session 6") |
  * | BENCH_BATCH_CONNECTIONS | 4 | connections of the batch-upsert scenario (1,000 entities each) |
  * | BENCH_BATCH_SIZE | 1000 | entities per batch upsert |
  * | BENCH_NEAR_WARMUP_SECONDS | 20 | the near scenario's cold first part, before its timed `BENCH_SECONDS` |
@@ -19,6 +20,8 @@ export interface Settings {
   warmupSeconds: number;
   entities: number;
   connections: number;
+  /** Connections of the POST /entities scenario. */
+  postConnections: number;
   batchConnections: number;
   batchSize: number;
   /** Seconds of near load before the timed one (reported apart as the cold figure). */
@@ -49,6 +52,7 @@ export function readSettings(): Settings {
     warmupSeconds: num("BENCH_WARMUP_SECONDS", 2, 0),
     entities: Math.floor(num("BENCH_ENTITIES", 100000, 1000)),
     connections: Math.floor(num("BENCH_CONNECTIONS", 32, 1)),
+    postConnections: Math.floor(num("BENCH_POST_CONNECTIONS", num("BENCH_CONNECTIONS", 32, 1), 1)),
     batchConnections: Math.floor(num("BENCH_BATCH_CONNECTIONS", 4, 1)),
     batchSize: Math.floor(num("BENCH_BATCH_SIZE", 1000, 1)),
     nearWarmupSeconds: num("BENCH_NEAR_WARMUP_SECONDS", 20, 1),
