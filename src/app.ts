@@ -148,6 +148,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
     graph: store,
     sealEveryMs: config.temporalSealMs,
+    sealQuietMs: config.temporalSealQuietMs,
+    sealMaxDeferMs: config.temporalSealMaxDeferMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   repo.onDurableCommit((tenant, meta) => temporal.recordChange(tenant, meta));

@@ -99,6 +99,14 @@ export interface Config {
    * docs/architecture.md "Temporal history in the graph"). Env `TEMPORAL_SEAL_INTERVAL_MS`, default 10 s.
    */
   temporalSealMs: number;
+  /**
+   * Timed seals wait until the history saw no write for this long (issue 2: sealing after a write burst
+   * instead of during it; docs/performance.md "Session 7: sealing after the burst"). Env
+   * `TEMPORAL_SEAL_QUIET_MS`, default 2 s; 0 = seal on time.
+   */
+  temporalSealQuietMs: number;
+  /** Longest time a write burst puts timed seals off. Env `TEMPORAL_SEAL_MAX_DEFER_MS`, default 60 s. */
+  temporalSealMaxDeferMs: number;
   /** Notification delivery (issue 4); see {@link NotifyConfig}. */
   notify: NotifyConfig;
 }
@@ -224,6 +232,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
     temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
     temporalSealMs: intVar(env, "TEMPORAL_SEAL_INTERVAL_MS", 10_000, 10, 3_600_000),
+    temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 2_000, 0, 3_600_000),
+    temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
   };
 }

@@ -3,6 +3,7 @@ import type { HistoryRecord } from "./history-record";
 import { SEGMENT_MS, type DirtySegment } from "./segment-ledger";
 import { segmentGraphIri, segmentTriples } from "./segment-graph";
 import type { TemporalEntity, TemporalIndex } from "./temporal-index";
+import { WriteBurstDeferral } from "./write-burst-deferral";
 
 /** Options of {@link SegmentSealer}. */
 export interface SealerOptions {
@@ -19,6 +20,13 @@ export interface SealerOptions {
    * {@link SLICE_MS}).
    */
   sliceMs?: number;
+  /**
+   * Timed sweeps wait for a pause in the history's foreground writes ({@link WriteBurstDeferral}): the
+   * epoch ms of the latest one, how long without one counts as a pause (ms; 0 = sweep on time always)
+   * and how long a sweep may be put off in a row (ms). Forced sweeps and {@link SegmentSealer.close}
+   * never wait.
+   */
+  burst?: { lastWriteAt: () => number; quietMs: number; maxDeferMs: number };
 }
 
 /** Segments written per store commit. */
@@ -63,16 +71,31 @@ export interface HistoryCommitMeta {
 export class SegmentSealer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
+  private readonly burst: { deferral: WriteBurstDeferral; lastWriteAt: () => number } | undefined;
 
   constructor(
     private readonly index: TemporalIndex,
     private readonly opts: SealerOptions,
-  ) {}
+  ) {
+    const b = opts.burst;
+    if (b)
+      this.burst = { deferral: new WriteBurstDeferral(b.quietMs, b.maxDeferMs), lastWriteAt: b.lastWriteAt };
+  }
 
   /** Starts the periodic sweep. */
   start(): void {
-    this.timer = setInterval(() => void this.sweep(), this.opts.everyMs);
+    this.timer = setInterval(() => void this.tick(), this.opts.everyMs);
     this.timer.unref();
+  }
+
+  /**
+   * One timed sweep ({@link sweep} of the closed hours), unless a write burst is going on (see
+   * `SealerOptions.burst`): then nothing is sealed now and the hours stay dirty for a later tick.
+   * Resolves with how many segments were written.
+   */
+  tick(now = Date.now()): Promise<number> {
+    if (this.burst?.deferral.defer(this.burst.lastWriteAt(), now)) return Promise.resolve(0);
+    return this.sweep(false, now);
   }
 
   /**

@@ -25,6 +25,13 @@ export interface TemporalOptions {
   sealEveryMs?: number;
   /** How long after its end an hour whose entity went quiet stays open (ms). */
   sealGraceMs?: number;
+  /**
+   * Timed seals wait until no history write came for this long (ms; `TEMPORAL_SEAL_QUIET_MS`; 0 = seal on
+   * time), for at most `sealMaxDeferMs` (`TEMPORAL_SEAL_MAX_DEFER_MS`): see WriteBurstDeferral.
+   */
+  sealQuietMs?: number;
+  /** Longest time timed seals are put off by a write burst (ms). */
+  sealMaxDeferMs?: number;
   log?: (level: "info" | "warn" | "error", msg: string, fields?: object) => void;
 }
 
@@ -39,6 +46,8 @@ export interface TemporalOptions {
 export class TemporalService {
   private timer: NodeJS.Timeout | undefined;
   private sealer: SegmentSealer | undefined;
+  /** Epoch ms of the latest history write that is not the sealer's own bookkeeping. */
+  private lastWriteAt = 0;
 
   private constructor(
     readonly index: TemporalIndex,
@@ -58,6 +67,11 @@ export class TemporalService {
         record: (r) => svc.write(r),
         everyMs: opts.sealEveryMs ?? 10_000,
         graceMs: opts.sealGraceMs ?? 300_000,
+        burst: {
+          lastWriteAt: () => svc.lastWriteAt,
+          quietMs: opts.sealQuietMs ?? 0,
+          maxDeferMs: opts.sealMaxDeferMs ?? 60_000,
+        },
         log: opts.log,
       });
       svc.sealer.start();
@@ -93,6 +107,7 @@ export class TemporalService {
   }
 
   private async write(r: HistoryRecord): Promise<void> {
+    if (r.op !== "seal" && r.op !== "hours") this.lastWriteAt = Date.now();
     this.index.apply(r); // before the append: a compaction snapshot taken meanwhile must include it
     await this.log.append(r);
     if (this.log.size > this.opts.compactBytes) void this.compact();

@@ -10,7 +10,7 @@ const A = "https://example.org/speed";
 const row = (iid: number, t: number): RowTuple => [A, iid, t, t, t, iid, '{"type":"Property"}'];
 
 /** An index with `n` entities, each with one instance in hour H (all dirty), and a sealer over it. */
-function setup(n: number, sliceMs?: number) {
+function setup(n: number, sliceMs?: number, lastWriteAt?: () => number) {
   const ix = new TemporalIndex();
   for (let i = 0; i < n; i++) ix.apply({ op: "put", t: "", e: `urn:e:${i}`, at: 1, r: [row(i + 1, H)] });
   const commits: string[][] = [];
@@ -25,9 +25,16 @@ function setup(n: number, sliceMs?: number) {
     everyMs: 60_000,
     graceMs: 300_000,
     sliceMs,
+    burst: lastWriteAt ? { lastWriteAt, quietMs: 2_000, maxDeferMs: 60_000 } : undefined,
   });
   const dirty = () => [...ix.ledger.dirty()].length;
   return { sealer, commits, dirty, ix };
+}
+
+/** Gives the first `n` entities an instance in the hour after H, which closes their hour H. */
+function closeHour(ix: TemporalIndex, n: number): void {
+  for (let i = 0; i < n; i++)
+    ix.apply({ op: "put", t: "", e: `urn:e:${i}`, at: 1, r: [row(30_000 + i, H + SEGMENT_MS + 1)] });
 }
 
 describe("temporal: segment sealer (issue 5 history in the graph)", () => {
@@ -38,6 +45,27 @@ describe("temporal: segment sealer (issue 5 history in the graph)", () => {
     expect(await sealer.sweep(true, H + SEGMENT_MS / 2)).to.equal(3);
     expect(commits.flat()).to.have.length(3);
     expect(dirty()).to.equal(0);
+  });
+
+  it("puts a timed sweep off during a write burst, seals after the pause, and a forced sweep never waits", async () => {
+    let lastWrite = 0;
+    const { sealer, commits, dirty, ix } = setup(3, undefined, () => lastWrite);
+    closeHour(ix, 3); // hour H is closed for all three
+    const now = H + 2 * SEGMENT_MS;
+    lastWrite = now - 500; // but a write came 0.5 s ago
+    expect(await sealer.tick(now)).to.equal(0);
+    expect(commits).to.have.length(0);
+    expect(dirty()).to.equal(6);
+    expect(await sealer.tick(now + 2_000)).to.equal(3); // 2.5 s without a write: hour H of each
+    expect(commits.flat()).to.deep.equal([0, 1, 2].map((i) => segmentGraphIri(`urn:e:${i}`, H)));
+  });
+
+  it("seals during a burst that lasts longer than the longest deferral", async () => {
+    let now = H + 2 * SEGMENT_MS;
+    const { sealer, ix } = setup(3, undefined, () => now - 100); // a write 0.1 s before every tick
+    closeHour(ix, 3);
+    for (let i = 0; i < 6; i++, now += 10_000) expect(await sealer.tick(now)).to.equal(0);
+    expect(await sealer.tick(now)).to.equal(3); // 60 s put off: it seals anyway
   });
 
   it("stops between batches at the deadline and leaves the rest dirty (shutdown budget)", async () => {
