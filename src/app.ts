@@ -79,7 +79,7 @@ export interface RunningApp {
  */
 export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
   const started = Date.now();
-  const store = await openGraphStore({
+  const opening = openGraphStore({
     dataDir: config.dataDir,
     maxQuads: config.maxQuads,
     journalCompactBytes: config.journalCompactBytes,
@@ -89,6 +89,24 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     heapReduceIntervalMs: config.heapReduceIntervalMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
+  // The history is read from its own log on this thread while the store worker recovers on its own (the
+  // worker started above); it seals into the graph once the store is open.
+  const temporal = openOrCloseStore(opening, () =>
+    TemporalService.open({
+      dir: path.join(config.dataDir, "history"),
+      retentionMs: config.temporalRetentionMs,
+      compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
+      sealEveryMs: config.temporalSealMs,
+      sealQuietMs: config.temporalSealQuietMs,
+      sealMaxDeferMs: config.temporalSealMaxDeferMs,
+      log: (level, msg, fields) => log.log(level, msg, fields),
+    }),
+  );
+  const store = await opening.catch(async (e: unknown) => {
+    await temporal.close();
+    throw e;
+  });
+  temporal.attachGraph(store);
   // the indexes derived from entities never see the broker's internal graphs (subscriptions)
   const onEntityCommit = (l: (e: CommitEvent) => void) =>
     store.onCommit((e) => {
@@ -142,16 +160,6 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const views = new EntityViewCache(repo, 5_000);
   onEntityCommit((e) => views.apply(e));
   const querySources = { index: attrIndex, geo, views };
-  const temporal = TemporalService.open({
-    dir: path.join(config.dataDir, "history"),
-    retentionMs: config.temporalRetentionMs,
-    compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
-    graph: store,
-    sealEveryMs: config.temporalSealMs,
-    sealQuietMs: config.temporalSealQuietMs,
-    sealMaxDeferMs: config.temporalSealMaxDeferMs,
-    log: (level, msg, fields) => log.log(level, msg, fields),
-  });
   repo.onDurableCommit((tenant, meta) => temporal.recordChange(tenant, meta));
 
   const compile = (v: unknown) => contexts.compiled(v);
@@ -261,4 +269,20 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       log.info("citygraph stopped");
     })());
   return { url, server, store, close };
+}
+
+/**
+ * Runs `open` (a part of start-up that runs while the store worker recovers); if it throws, the store is
+ * closed once it has opened (a failed start leaves no worker behind), and the error goes on.
+ */
+function openOrCloseStore<T>(opening: Promise<GraphStore>, open: () => T): T {
+  try {
+    return open();
+  } catch (e) {
+    opening.then(
+      (s) => s.close(),
+      () => undefined,
+    );
+    throw e;
+  }
 }

@@ -55,33 +55,46 @@ export class TemporalService {
     private readonly opts: TemporalOptions,
   ) {}
 
-  /** Opens the history log, rebuilds the index from it, applies retention and starts its timer. */
+  /**
+   * Opens the history log, rebuilds the index from it, applies retention and starts its timer; with
+   * `opts.graph`, starts sealing into it ({@link attachGraph}). It needs no graph store to read the
+   * history, so app.ts opens it while the store worker recovers (docs/performance.md "Session 7:
+   * start-up": 3.4 s of a 100k-entity start-up that no longer come after the store's).
+   */
   static open(opts: TemporalOptions): TemporalService {
     const index = new TemporalIndex();
     const { log, scan } = HistoryLog.open<HistoryRecord>(opts.dir, (r) => index.apply(r));
     const svc = new TemporalService(index, log, opts);
     opts.log?.("info", "temporal history ready", { ...scan, ...index.stats(), unsealed: index.ledger.size });
-    if (opts.graph) {
-      svc.sealer = new SegmentSealer(index, {
-        store: opts.graph,
-        record: (r) => svc.write(r),
-        everyMs: opts.sealEveryMs ?? 10_000,
-        graceMs: opts.sealGraceMs ?? 300_000,
-        burst: {
-          lastWriteAt: () => svc.lastWriteAt,
-          quietMs: opts.sealQuietMs ?? 0,
-          maxDeferMs: opts.sealMaxDeferMs ?? 60_000,
-        },
-        log: opts.log,
-      });
-      svc.sealer.start();
-    }
+    if (opts.graph) svc.attachGraph(opts.graph);
     if (opts.retentionMs > 0) {
       svc.applyRetention();
       svc.timer = setInterval(() => svc.applyRetention(), Math.min(opts.retentionMs / 4, 600_000));
       svc.timer.unref();
     }
     return svc;
+  }
+
+  /**
+   * Starts sealing the closed hours into `graph` (the {@link SegmentSealer}, every `sealEveryMs`); once
+   * only: the graph store opened after the history.
+   */
+  attachGraph(graph: Pick<GraphStore, "commit">): void {
+    if (this.sealer) throw new Error("the temporal history already seals into a graph");
+    const opts = this.opts;
+    this.sealer = new SegmentSealer(this.index, {
+      store: graph,
+      record: (r) => this.write(r),
+      everyMs: opts.sealEveryMs ?? 10_000,
+      graceMs: opts.sealGraceMs ?? 300_000,
+      burst: {
+        lastWriteAt: () => this.lastWriteAt,
+        quietMs: opts.sealQuietMs ?? 0,
+        maxDeferMs: opts.sealMaxDeferMs ?? 60_000,
+      },
+      log: opts.log,
+    });
+    this.sealer.start();
   }
 
   /** Retention (`TEMPORAL_RETENTION`): drops instances older than the window, then compacts the log. */
