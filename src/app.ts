@@ -83,6 +83,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     dataDir: config.dataDir,
     maxQuads: config.maxQuads,
     journalCompactBytes: config.journalCompactBytes,
+    compactQuietMs: config.journalCompactQuietMs,
+    journalCompactMaxBytes: config.journalCompactMaxBytes,
     reclaimDroppedQuads: config.storeReclaimQuads,
     // history segments are read by SPARQL only, i.e. by the replica: journaled, never in the store's memory
     diskOnlyGraphPrefixes: [HISTORY_GRAPH_PREFIX],

@@ -59,6 +59,16 @@ export interface Config {
   heapReduceIntervalMs: number;
   /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
   journalCompactBytes: number;
+  /**
+   * A due compaction waits for a pause of this long in the commits (issue 2: maintenance after a write
+   * burst, not during it). Env `JOURNAL_COMPACT_QUIET_MS`, default 5 s; 0 = compact at once.
+   */
+  journalCompactQuietMs: number;
+  /**
+   * Journal size past which a due compaction starts at once, burst or not (bounds the journal that a start
+   * replays). Env `JOURNAL_COMPACT_MAX_BYTES`, default 4x `JOURNAL_COMPACT_BYTES`.
+   */
+  journalCompactMaxBytes: number;
   /** Folder of extra URL -> file context mappings (index.json). Env `PRELOAD_CONTEXTS_DIR`. */
   preloadContextsDir?: string;
   /** Timeout for fetching a remote @context, ms. Env `CONTEXT_FETCH_TIMEOUT_MS`, default 3000. */
@@ -206,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
   }
+  const compactBytes = intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3);
   return {
     port: intVar(env, "PORT", 1026, 0, 65535),
     host: env.HOST?.trim() || "0.0.0.0",
@@ -219,7 +230,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heapGrowingPercent: intVar(env, "HEAP_GROWING_PERCENT", 0, 0, 1000),
     mallocTrimIntervalMs: intVar(env, "MALLOC_TRIM_INTERVAL_MS", 1000, 0, 3_600_000),
     heapReduceIntervalMs: intVar(env, "HEAP_REDUCE_INTERVAL_MS", 250, 0, 3_600_000),
-    journalCompactBytes: intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
+    journalCompactBytes: compactBytes,
+    journalCompactQuietMs: intVar(env, "JOURNAL_COMPACT_QUIET_MS", 5_000, 0, 3_600_000),
+    journalCompactMaxBytes: intVar(
+      env,
+      "JOURNAL_COMPACT_MAX_BYTES",
+      4 * compactBytes,
+      compactBytes,
+      256 * 1024 ** 3,
+    ),
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
     contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),
     seed: switchVar(env, "SEED", true),

@@ -48,6 +48,13 @@ export interface OpenStoreOptions {
   /** Journal bytes that trigger an automatic compaction (default 256 MiB). */
   journalCompactBytes?: number;
   /**
+   * A due compaction waits for this long without a commit (ms; default 0 = starts at once), so that it does
+   * not compete with a write burst for the cores (store-worker.ts `compactWhenDue`).
+   */
+  compactQuietMs?: number;
+  /** Journal bytes past which a due compaction starts at once all the same (default 4x journalCompactBytes). */
+  journalCompactMaxBytes?: number;
+  /**
    * Bytes of WASM memory to grow once at start (default 128 MiB; 0 = off). Avoids repeated memory
    * growth, each of which triggers full GCs; costs that much RSS and ~0.25 s per 128 MiB at start.
    */
@@ -86,6 +93,9 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     dataDir: opts.dataDir,
     maxQuads: opts.maxQuads ?? 8_000_000,
     journalCompactBytes: opts.journalCompactBytes ?? 256 * 1024 * 1024,
+    journalCompactMaxBytes:
+      opts.journalCompactMaxBytes ?? 4 * (opts.journalCompactBytes ?? 256 * 1024 * 1024),
+    compactQuietMs: opts.compactQuietMs ?? 0,
     wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024,
     reclaimDroppedQuads: opts.reclaimDroppedQuads ?? 2_000_000,
     diskOnlyGraphPrefixes: [...(opts.diskOnlyGraphPrefixes ?? [])],

@@ -34,6 +34,10 @@ export interface WorkerOptions {
   dataDir: string;
   maxQuads: number;
   journalCompactBytes: number;
+  /** Journal size past which a due compaction starts at once instead of waiting for a pause in commits. */
+  journalCompactMaxBytes: number;
+  /** Pause in commits (ms) that a due compaction waits for (0 = none). */
+  compactQuietMs: number;
   wasmPreGrowBytes: number;
   /** Dropped quads (and at least as many as live ones) that trigger a memory reclaim. */
   reclaimDroppedQuads: number;

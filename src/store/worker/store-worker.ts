@@ -15,6 +15,7 @@ import type {
   WorkerOptions,
 } from "./protocol";
 import { MemoryReclaimer } from "./memory-reclaim";
+import { QuietTrigger } from "./quiet-trigger";
 import { preGrowWasmMemory, recover } from "./recovery";
 import { startThreadHeapReduce } from "../../heap-reduce";
 import { SlicedQueue } from "./sliced-queue";
@@ -57,6 +58,10 @@ const SLICE_MS = 10;
 
 let seq = 0;
 let journal: JournalWriter;
+/** Runs a due compaction once commits have paused for `compactQuietMs` (see compactWhenDue). */
+const quiet = new QuietTrigger(opts.compactQuietMs, () => {
+  if (journal.size > opts.journalCompactBytes) compactNow();
+});
 let compactor: Compactor;
 let reclaimer: MemoryReclaimer;
 let dead: string | undefined;
@@ -133,10 +138,30 @@ function committed(id: number, record: Buffer, notifyApplied?: boolean): void {
       send({ id, ok: false, error: { kind: "InternalError", message: e.message } });
     },
   );
-  if (journal.size > opts.journalCompactBytes && !compactor.busy) {
-    compactor.compact().catch((e: Error) => log("error", "store compaction failed", { error: e.message }));
-  }
+  compactWhenDue();
   reclaimer.check();
+}
+
+/** Starts a compaction now (unless one runs, or the store is closing or dead). */
+function compactNow(): void {
+  if (compactor.busy || closing || dead) return;
+  compactor.compact().catch((e: Error) => log("error", "store compaction failed", { error: e.message }));
+}
+
+/**
+ * After a commit: once the journal has passed `journalCompactBytes`, a compaction waits for a pause in the
+ * commits of `compactQuietMs` (a write burst and a compaction compete for the same cores), unless the
+ * journal has passed `journalCompactMaxBytes`, where it starts at once. The journal replays at start-up at
+ * about the cost per quad of a snapshot when it holds new graphs, more when it holds many replacements: the
+ * cap bounds that (docs/performance.md "Session 7: maintenance after the burst").
+ */
+function compactWhenDue(): void {
+  quiet.touch();
+  if (journal.size <= opts.journalCompactBytes || compactor.busy) return;
+  if (journal.size > opts.journalCompactMaxBytes) {
+    quiet.cancel();
+    compactNow();
+  } else quiet.arm();
 }
 
 function reply(id: number, p: Promise<unknown>): void {
@@ -169,6 +194,7 @@ function handle(req: StoreRequest): Promise<void> | void {
       return reply(req.id, compactor.compact());
     case "close":
       closing = true;
+      quiet.cancel();
       return reply(
         req.id,
         (async () => {

@@ -138,6 +138,42 @@ describe("store/snapshots and compaction", () => {
     await expectState(dir, [...Array(40).keys()], "a");
   });
 
+  it("puts a due compaction off while commits keep coming, and compacts once they pause", async () => {
+    const manifest = path.join(dir, "store", "manifest.json");
+    const store = await open(dir, { journalCompactBytes: 4000, compactQuietMs: 400 });
+    try {
+      await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+      await commitRange(store, 0, 40, "a"); // well past 4000 bytes, one commit right after the other
+      expect(fs.existsSync(manifest), "compacted during the burst").to.equal(false);
+      const deadline = Date.now() + 5000;
+      while (!fs.existsSync(manifest) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(fs.existsSync(manifest), "compacted after the pause").to.equal(true);
+    } finally {
+      await store.close();
+    }
+    expect(segments(dir)).to.have.length(1);
+    await expectState(dir, [...Array(40).keys()], "a");
+  });
+
+  it("compacts during a burst all the same once the journal passes journalCompactMaxBytes", async () => {
+    const store = await open(dir, {
+      journalCompactBytes: 4000,
+      journalCompactMaxBytes: 8000,
+      compactQuietMs: 60_000,
+    });
+    try {
+      await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+      await commitRange(store, 0, 80, "a");
+      const manifest = path.join(dir, "store", "manifest.json");
+      const deadline = Date.now() + 5000;
+      while (!fs.existsSync(manifest) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(fs.existsSync(manifest)).to.equal(true);
+    } finally {
+      await store.close();
+    }
+    await expectState(dir, [...Array(80).keys()], "a");
+  });
+
   it("loses nothing if killed at any step of a compaction", async () => {
     // state before the compaction: a first snapshot, then more commits in the journal
     const s1 = await open(dir);
