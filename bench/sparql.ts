@@ -1,11 +1,11 @@
 import { rmSync } from "node:fs";
-import { createFeed, loadFeedCameras } from "../src/domain/feed";
+import { createFeed, loadFeedCameras } from "../src/demo/feed";
 import { stopChild, rssBytes } from "./lib/child";
 import { batchUpsert } from "./lib/http-scenarios";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer } from "./lib/server";
 import { readSettings } from "./lib/settings";
-import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/sparql-prefixes";
+import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/vocabulary";
 
 /**
  * `npm run bench` part 2 (issue 6 "Done when"): the interface spec's SPARQL query forms (§4.10) over

@@ -1,12 +1,12 @@
 import { rmSync } from "node:fs";
 import oxigraph from "oxigraph";
-import { createFeed, loadFeedCameras } from "../src/domain/feed";
+import { createFeed, loadFeedCameras } from "../src/demo/feed";
 import { peakRssBytes, rssBytes, stopChild } from "./lib/child";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer } from "./lib/server";
 import { TemporalIndex } from "../src/ngsi-ld/temporal/temporal-index";
 import type { RowTuple } from "../src/ngsi-ld/temporal/history-record";
-import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/sparql-prefixes";
+import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/vocabulary";
 import { segmentTriples } from "../src/ngsi-ld/temporal/segment-graph";
 import { SEGMENT_MS } from "../src/ngsi-ld/temporal/segment-ledger";
 

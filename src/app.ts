@@ -27,9 +27,9 @@ import { EntityRepository } from "./ngsi-ld/entities/entity-repository";
 import { EntityService } from "./ngsi-ld/entities/entity-service";
 import { AttributeService } from "./ngsi-ld/entities/attribute-service";
 import { BatchService } from "./ngsi-ld/entities/batch-service";
-import { seedIfEmpty } from "./domain/ingest/start-data";
-import { startFeed } from "./domain/ingest/http-feeder";
-import { TRAFFIC_SHORTCUT_ALIASES } from "./domain/seed/ngsi-ld-doc";
+import { seedIfEmpty } from "./demo/ingest/start-data";
+import { startFeed } from "./demo/ingest/http-feeder";
+import { TRAFFIC_SHORTCUT_ALIASES } from "./domain/vocabulary";
 import { errorMiddleware } from "./api/http/error-middleware";
 import { registerHealthRoutes } from "./api/http/health-routes";
 import { registerSparqlRoutes } from "./api/sparql/sparql-routes";
@@ -51,8 +51,8 @@ import { SubscriptionRepository } from "./ngsi-ld/subscriptions/subscription-rep
 import { SubscriptionService } from "./ngsi-ld/subscriptions/subscription-service";
 import { SubscriptionNotifier } from "./ngsi-ld/subscriptions/subscription-notifier";
 import { queryEntities } from "./ngsi-ld/query/entity-query";
-import { createNotificationQueue } from "./notify/create-queue";
-import { closeMqttClients } from "./notify/mqtt-sender";
+import { createNotificationQueue } from "./jobs/create-queue";
+import { closeMqttClients } from "./jobs/mqtt-sender";
 
 /** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
 const fastEntityCodec: EntityCodec = {

@@ -1,10 +1,10 @@
-import "./v8-flags"; // first: V8 flags apply to everything loaded after
+import "./runtime/v8-flags"; // first: V8 flags apply to everything loaded after
 import { startApp } from "./app";
 import { ConfigError, loadConfig } from "./config/config";
 import { createLogger } from "./log/logger";
-import { tuneHeap } from "./heap-tuning";
-import { startMallocTrim } from "./malloc-trim";
-import { startThreadHeapReduce, watchRequests } from "./heap-reduce";
+import { tuneHeap } from "./runtime/heap-tuning";
+import { startMallocTrim } from "./runtime/malloc-trim";
+import { startThreadHeapReduce, watchRequests } from "./runtime/heap-reduce";
 
 /**
  * Process entry (DESIGN.md "Layout"): reads the configuration, starts the service, and stops it

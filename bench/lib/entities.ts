@@ -9,7 +9,9 @@
  */
 
 /** URL of the NGSI-LD core context the bodies carry (served locally by the broker). */
-export const CORE_CONTEXT_URL = "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld";
+import { CORE_CONTEXT_URL } from "../../src/rdf/context-core";
+
+export { CORE_CONTEXT_URL };
 
 /** JSON value, as the entities are written. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };

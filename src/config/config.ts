@@ -46,13 +46,13 @@ export interface Config {
   heapGrowingPercent: number;
   /**
    * How often the main thread checks glibc's free memory and gives it back with `malloc_trim` (optional
-   * addon citygraph-malloc-trim, src/malloc-trim.ts), ms. Env `MALLOC_TRIM_INTERVAL_MS`, default 1000;
+   * addon citygraph-malloc-trim, src/runtime/malloc-trim.ts), ms. Env `MALLOC_TRIM_INTERVAL_MS`, default 1000;
    * 0 = off (docs/performance.md "Session 5: glibc's free memory").
    */
   mallocTrimIntervalMs: number;
   /**
    * How often the main thread and the store worker check whether they are idle with a heap grown well past
-   * its last reduced size, and then start a GC that gives the free heap back (src/heap-reduce.ts, needs the
+   * its last reduced size, and then start a GC that gives the free heap back (src/runtime/heap-reduce.ts, needs the
    * optional addon citygraph-malloc-trim), ms. Env `HEAP_REDUCE_INTERVAL_MS`, default 250; 0 = off
    * (docs/performance.md "Session 6: the heap left behind by a fill").
    */

@@ -70,7 +70,7 @@ export interface OpenStoreOptions {
    * the replica answers for them (docs/architecture.md "Temporal history in the graph").
    */
   diskOnlyGraphPrefixes?: readonly string[];
-  /** Tick (ms) of the worker's idle heap reduction (src/heap-reduce.ts); default 0 = off. */
+  /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); default 0 = off. */
   heapReduceIntervalMs?: number;
   log?: (level: "debug" | "info" | "warn" | "error", msg: string, fields?: object) => void;
 }

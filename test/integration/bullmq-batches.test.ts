@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import IORedis from "ioredis";
-import { BullMqQueue } from "../../src/notify/bullmq-queue";
-import type { DeliveryResult, NotificationJob } from "../../src/notify/notification-job";
+import { BullMqQueue } from "../../src/jobs/bullmq-queue";
+import type { DeliveryResult, NotificationJob } from "../../src/jobs/notification-job";
 import { dropQueue, REDIS_URL, requireRedis, uniqueQueueName } from "./helpers/redis-queue";
 
 const settings = {

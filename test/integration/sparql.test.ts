@@ -6,12 +6,12 @@ import path from "node:path";
 import { Parser, Store } from "n3";
 import SHACLValidator from "rdf-validate-shacl";
 import * as turf from "@turf/turf";
-import { createFeed, loadFeedCameras } from "../../src/domain/feed";
-import type { NgsiLdEntityDoc } from "../../src/domain/seed";
-import { loadShapes } from "../unit/domain/rdf-test-helpers";
+import { createFeed, loadFeedCameras } from "../../src/demo/feed";
+import type { NgsiLdEntityDoc } from "../../src/demo/seed";
+import { loadShapes } from "../unit/demo/rdf-test-helpers";
 import { freePort, startServer } from "./helpers/child-server";
 import { http, startTestApp, TestApp } from "./helpers/test-app";
-import { TRAFFIC_SPARQL_PREFIXES } from "../../src/domain/sparql-prefixes";
+import { TRAFFIC_SPARQL_PREFIXES } from "../../src/domain/vocabulary";
 
 const PREFIXES = TRAFFIC_SPARQL_PREFIXES;
 /** Interface spec §4.10: cameras by status with geo:lat / geo:long. */

@@ -1,5 +1,5 @@
 import type Router from "@koa/router";
-import type { NotificationQueue } from "../../notify/notification-job";
+import type { NotificationQueue } from "../../jobs/notification-job";
 
 /**
  * GET /notifications/queue (issue 4 item 3: "dead jobs visible"): the counts of the notification queue

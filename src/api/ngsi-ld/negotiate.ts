@@ -1,7 +1,8 @@
 import type { Context } from "koa";
 import { AppError } from "../../errors";
 import { contextLinkHeader } from "../../rdf/context-link";
-import { CORE_CONTEXT_URL, NgsiState } from "./ngsi-state";
+import { CORE_CONTEXT_URL } from "../../rdf/context-core";
+import type { NgsiState } from "./ngsi-state";
 
 /** The response media types of the NGSI-LD face (ETSI GS CIM 009 §6.3.6). */
 export type NgsiMediaType = "application/json" | "application/ld+json" | "application/geo+json";

@@ -1,8 +1,5 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 
-/** The core context URL the broker answers with when a request named no context (ETSI GS CIM 009 Annex B). */
-export const CORE_CONTEXT_URL = "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld";
-
 /** What the NGSI-LD request middleware leaves in `ctx.state` for the routes. */
 export interface NgsiState {
   /** Tenant from `NGSILD-Tenant` ("" = default tenant), ETSI GS CIM 009 §6.3.14. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { CORE_CONTEXT_URL } from "../../rdf/context-core";
 import { contextLinkHeader } from "../../rdf/context-link";
-import type { NotificationJob } from "../../notify/notification-job";
+import type { NotificationJob } from "../../jobs/notification-job";
 import type { SubscriptionRecord } from "./subscription";
 
 /**

@@ -1,6 +1,6 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
-import type { DeliveryResult, NotificationJob, NotificationQueue } from "../../notify/notification-job";
+import type { DeliveryResult, NotificationJob, NotificationQueue } from "../../jobs/notification-job";
 import { entityChangeOf, type EntityChangeMeta } from "../entities/entity-repository";
 import { typesOf, type Entity } from "../model/entity";
 import type { EntityFilter } from "../query/query-filter";

@@ -5,7 +5,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import oxigraph from "oxigraph";
 import { AppError } from "../../errors";
 import { preGrowWasmMemory, recover } from "../worker/recovery";
-import { startThreadHeapReduce } from "../../heap-reduce";
+import { startThreadHeapReduce } from "../../runtime/heap-reduce";
 import { isWasmTrap, TenantDatasets } from "../worker/tenant-datasets";
 import { executeQuery } from "./query-executor";
 import { ReplicaDatasets } from "./plain-view";

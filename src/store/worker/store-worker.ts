@@ -17,7 +17,7 @@ import type {
 import { MemoryReclaimer } from "./memory-reclaim";
 import { QuietTrigger } from "./quiet-trigger";
 import { preGrowWasmMemory, recover } from "./recovery";
-import { startThreadHeapReduce } from "../../heap-reduce";
+import { startThreadHeapReduce } from "../../runtime/heap-reduce";
 import { SlicedQueue } from "./sliced-queue";
 import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
 

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import jsonld from "jsonld";
 import { Parser } from "n3";
-import { buildSeedEntities, projectRoot } from "../../../src/domain/seed";
+import { buildSeedEntities, projectRoot } from "../../../src/demo/seed";
 import { documentLoader } from "./rdf-test-helpers";
 
 const read = (f: string) => fs.readFileSync(path.join(projectRoot(), f), "utf8");

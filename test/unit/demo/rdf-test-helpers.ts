@@ -12,12 +12,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import jsonld from "jsonld";
 import { DataFactory, Store, Parser, type Quad, type Term } from "n3";
-import { projectRoot } from "../../../src/domain/seed/project-root";
-import {
-  NGSI_LD_CORE_CONTEXT_URL,
-  TRAFFIC_CONTEXT_URL,
-  TRAFFIC_SHORTCUT_ALIASES,
-} from "../../../src/domain/seed/ngsi-ld-doc";
+import { projectRoot } from "../../../src/demo/seed/project-root";
+import { TRAFFIC_CONTEXT_URL, TRAFFIC_SHORTCUT_ALIASES } from "../../../src/domain/vocabulary";
+import { CORE_CONTEXT_URL as NGSI_LD_CORE_CONTEXT_URL } from "../../../src/rdf/context-core";
 
 const { namedNode, literal, quad, blankNode, defaultGraph } = DataFactory;
 const NGSI = "https://uri.etsi.org/ngsi-ld/";

@@ -7,7 +7,7 @@ import { expect } from "chai";
  * generation; it prints the largest heap V8 committed meanwhile.
  */
 function maxHeapMb(percent: number): number {
-  const tuning = path.resolve(__dirname, "../../../src/heap-tuning.js");
+  const tuning = path.resolve(__dirname, "../../../src/runtime/heap-tuning.js");
   const script = `
     const v8 = require("node:v8");
     require(${JSON.stringify(tuning)}).tuneHeap(${percent});
@@ -24,7 +24,7 @@ function maxHeapMb(percent: number): number {
   return Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
 }
 
-describe("heap tuning (HEAP_GROWING_PERCENT, src/heap-tuning.ts)", () => {
+describe("heap tuning (HEAP_GROWING_PERCENT, src/runtime/heap-tuning.ts)", () => {
   it("sets V8's growth of the old generation past its live size at run time", function () {
     this.timeout(60_000);
     // V8's own factor is dynamic (1.1x to 4x); two settings far apart show the flag is applied

@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { createFeed, loadFeedCameras, type FeedCamera } from "../../../src/domain/feed";
-import type { NgsiLdEntityDoc } from "../../../src/domain/seed";
+import { createFeed, loadFeedCameras, type FeedCamera } from "../../../src/demo/feed";
+import type { NgsiLdEntityDoc } from "../../../src/demo/seed";
 
 const MIN = 60_000;
 /** 2025-12-08 (a Monday) 00:00 in Ho Chi Minh City (UTC+7). */

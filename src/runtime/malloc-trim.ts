@@ -1,4 +1,4 @@
-import type { Logger } from "./log/logger";
+import type { Logger } from "../log/logger";
 
 /**
  * Gives glibc's free memory back to the kernel (docs/performance.md "Session 5: glibc's free memory").
@@ -19,7 +19,7 @@ export interface MallocTrimAddon {
   freeBytesAsync(): Promise<number>;
   /**
    * V8's moderate memory-pressure signal for the calling thread's isolate: starts a GC that gives free heap
-   * pages back, and returns at once (src/heap-reduce.ts). Absent from an addon built before session 6.
+   * pages back, and returns at once (src/runtime/heap-reduce.ts). Absent from an addon built before session 6.
    */
   reduceHeap?(): boolean;
 }

@@ -6,7 +6,7 @@ import {
   loadDistricts,
   resolveDistrictName,
   type NgsiLdEntityDoc,
-} from "../../../src/domain/seed";
+} from "../../../src/demo/seed";
 
 type Attr = { type: string; value?: unknown; object?: unknown };
 const attr = (e: NgsiLdEntityDoc, name: string) => e[name] as Attr | undefined;

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { createLogger } from "../../src/log/logger";
+import { createLogger } from "../../../src/log/logger";
 import {
   loadMallocTrim,
   shouldTrim,
@@ -10,7 +10,7 @@ import {
   TRIM_MIN_CHANGE_BYTES,
   TRIM_MIN_FREE_BYTES,
   type MallocTrimAddon,
-} from "../../src/malloc-trim";
+} from "../../../src/runtime/malloc-trim";
 
 const MB = 1024 * 1024;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -29,7 +29,7 @@ function fakeAddon(): MallocTrimAddon & { free: number; trims: number } {
   return a;
 }
 
-describe("malloc trim (src/malloc-trim.ts, docs/performance.md Session 5)", () => {
+describe("malloc trim (src/runtime/malloc-trim.ts, docs/performance.md Session 5)", () => {
   it("trims only with enough free memory, and again only when it changed or aged", () => {
     const fresh = { freeAfterTrim: -1, trimmedAt: 0 };
     expect(shouldTrim(fresh, TRIM_MIN_FREE_BYTES - 1, 1000)).to.equal(false);
@@ -80,7 +80,7 @@ describe("malloc trim (src/malloc-trim.ts, docs/performance.md Session 5)", () =
     }
     expect(addon, String(addon)).to.be.an("object");
     // a child: 2,000 Buffers of 100 KB from glibc's heap, every other one freed, then a trim
-    const mod = path.resolve(__dirname, "../../src/malloc-trim.js");
+    const mod = path.resolve(__dirname, "../../../src/runtime/malloc-trim.js");
     const script = `
       const addon = require(${JSON.stringify(mod)}).loadMallocTrim();
       const rss = () => process.memoryUsage.rss() / 1048576;

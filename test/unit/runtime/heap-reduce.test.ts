@@ -11,13 +11,13 @@ import {
   shouldReduce,
   startHeapReduce,
   watchRequests,
-} from "../../src/heap-reduce";
-import { loadMallocTrim } from "../../src/malloc-trim";
+} from "../../../src/runtime/heap-reduce";
+import { loadMallocTrim } from "../../../src/runtime/malloc-trim";
 
 const MB = 1024 * 1024;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-describe("idle heap reduce (src/heap-reduce.ts, docs/performance.md Session 6)", () => {
+describe("idle heap reduce (src/runtime/heap-reduce.ts, docs/performance.md Session 6)", () => {
   it("reduces only an idle thread whose heap grew well past its floor, not twice in a row", () => {
     const fresh = { floor: 100 * MB, reducedAt: -Infinity };
     const grown = 100 * MB + REDUCE_MIN_GROWTH_BYTES;
@@ -108,7 +108,7 @@ describe("idle heap reduce (src/heap-reduce.ts, docs/performance.md Session 6)",
     expect(addon.reduceHeap).to.be.a("function");
     // a child: ~200 MB of small objects, nine in ten dropped; a plain full GC collects them but keeps the
     // pages resident, the memory-pressure GC gives them back, in the main thread and in a worker alike
-    const mod = path.resolve(__dirname, "../../src/malloc-trim.js");
+    const mod = path.resolve(__dirname, "../../../src/runtime/malloc-trim.js");
     const body = `
       const addon = require(${JSON.stringify(mod)}).loadMallocTrim();
       const v8 = require("node:v8");

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { V8_FLAGS } from "../../src/v8-flags";
+import { V8_FLAGS } from "../../../src/runtime/v8-flags";
 
 describe("process: V8 flags set by the service itself (docs/performance.md Session 4)", () => {
   it("turns allocation-site pretenuring off", () => {
@@ -9,7 +9,7 @@ describe("process: V8 flags set by the service itself (docs/performance.md Sessi
   });
 
   it("is the first module main.js loads, so the flags apply to all the service's code", () => {
-    const main = readFileSync(path.resolve(__dirname, "..", "..", "src", "main.js"), "utf8");
+    const main = readFileSync(path.resolve(__dirname, "..", "..", "..", "src", "main.js"), "utf8");
     const requires = [...main.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
     expect(requires[0]).to.equal("./v8-flags");
   });

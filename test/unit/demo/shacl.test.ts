@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import SHACLValidator from "rdf-validate-shacl";
 import type { Store } from "n3";
-import { buildSeedEntities } from "../../../src/domain/seed";
-import { createFeed, loadFeedCameras } from "../../../src/domain/feed";
-import type { NgsiLdEntityDoc } from "../../../src/domain/seed";
+import { buildSeedEntities } from "../../../src/demo/seed";
+import { createFeed, loadFeedCameras } from "../../../src/demo/feed";
+import type { NgsiLdEntityDoc } from "../../../src/demo/seed";
 import { entitiesToStore, loadShapes } from "./rdf-test-helpers";
 
 type Report = Awaited<ReturnType<SHACLValidator["validate"]>>;

@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { InProcessQueue } from "../../../src/notify/in-process-queue";
-import { retryDelay, type DeliveryResult, type NotificationJob } from "../../../src/notify/notification-job";
+import { InProcessQueue } from "../../../src/jobs/in-process-queue";
+import { retryDelay, type DeliveryResult, type NotificationJob } from "../../../src/jobs/notification-job";
 
 const settings = {
   attempts: 4,

@@ -4,24 +4,7 @@
  * its terms with contexts/traffic.jsonld and then the NGSI-LD core context.
  */
 
-/** URL of the traffic JSON-LD context (served from contexts/traffic.jsonld, see contexts/index.json). */
-export const TRAFFIC_CONTEXT_URL = "https://w3id.org/citygraph/contexts/traffic.jsonld";
-/** URL of the NGSI-LD core context v1.8. */
-export const NGSI_LD_CORE_CONTEXT_URL = "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld";
-/** The `@context` of every entity document the seed and the feed produce. */
-export const TRAFFIC_ENTITY_CONTEXT: readonly string[] = [TRAFFIC_CONTEXT_URL, NGSI_LD_CORE_CONTEXT_URL];
-/** The ontology namespace the traffic context maps its terms to. */
-export const TRAFFIC_NS = "https://w3id.org/citygraph/traffic#";
-/**
- * Shortcut predicates the traffic ontology uses for NGSI-LD core terms it cannot redefine (the core
- * context protects `status` and `location`): the plain value triple of `ngsi-ld:status` is
- * `traffic:status`, and `ngsi-ld:location` also gets `traffic:location` with its WKT literal
- * (interface spec §4.10; ontology/traffic.ttl; DESIGN.md "Values are also plain triples").
- */
-export const TRAFFIC_SHORTCUT_ALIASES: Readonly<Record<string, string>> = {
-  "https://uri.etsi.org/ngsi-ld/status": `${TRAFFIC_NS}status`,
-  "https://uri.etsi.org/ngsi-ld/location": `${TRAFFIC_NS}location`,
-};
+import { TRAFFIC_ENTITY_CONTEXT } from "../../domain/vocabulary";
 
 /** A normalized NGSI-LD entity document, ready for POST /entities or /entityOperations/upsert. */
 export interface NgsiLdEntityDoc {
