@@ -5,7 +5,7 @@ import type { BatchItem, BatchMode, BatchOutcome, BatchService } from "../../ngs
 import type { EntityService } from "../../ngsi-ld/entities/entity-service";
 import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
 import { entityIdOf, isObject } from "../../ngsi-ld/model/normalize-entity";
-import { problemDetails } from "../http/error-middleware";
+import { problemDetails } from "../http/problem-details";
 import { entityFromBody } from "./entity-body";
 import type { ContextProvider, NgsiState } from "./ngsi-state";
 import { listParam, optionsParam, param } from "./query-params";

@@ -11,6 +11,6 @@ describe("process: V8 flags set by the service itself (docs/performance.md Sessi
   it("is the first module main.js loads, so the flags apply to all the service's code", () => {
     const main = readFileSync(path.resolve(__dirname, "..", "..", "..", "src", "main.js"), "utf8");
     const requires = [...main.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
-    expect(requires[0]).to.equal("./v8-flags");
+    expect(requires[0]).to.equal("./runtime/v8-flags");
   });
 });
