@@ -1,6 +1,11 @@
 import { expect } from "chai";
 import { entityToTriples, type NgsiEntity } from "../../../../../src/ngsi-ld/codec";
-import { GeoIndex, matchesGeoQuery, type GeoQuery, type Geometry } from "../../../../../src/ngsi-ld/query/geo";
+import {
+  GeoIndex,
+  matchesGeoQuery,
+  type GeoQuery,
+  type Geometry,
+} from "../../../../../src/ngsi-ld/query/geo";
 import { compileContext } from "../../../../../src/rdf/compile-context";
 import type { CommitEvent, GraphStore } from "../../../../../src/store/graph-store";
 import { Rng } from "../../codec/entity-generator";
