@@ -12,8 +12,7 @@ import { lineCount } from "../../../../src/store/worker/ntriples-text";
 
 /**
  * The commit as it crosses to the store worker (record-codec.ts encodeCommitRecord): the journal record
- * without seq, transferred, read as byte views and sealed in place (docs/performance.md "Session 6: the
- * store worker's per-entity cost").
+ * without seq, transferred, read as byte views and sealed in place (docs/decisions/0001-write-path.md).
  */
 describe("store/journal: commit records sent to the worker", () => {
   const tenant = "città";

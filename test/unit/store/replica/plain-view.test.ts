@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { plainTriplesOf } from "../../../../src/store/replica/plain-view";
 
-describe("store/replica plain view (issue 6 item 4)", () => {
+describe("store/replica plain view", () => {
   it("keeps the entity's own non-blank triples and drops attribute nodes and other subjects", () => {
     const g = "urn:ngsi-ld:TrafficAccident:1";
     const nt = [

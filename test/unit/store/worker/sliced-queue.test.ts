@@ -3,7 +3,7 @@ import { SlicedQueue } from "../../../../src/store/worker/sliced-queue";
 
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-describe("store/worker sliced request queue (docs/performance.md Session 4)", () => {
+describe("store/worker sliced request queue (docs/decisions/0002-memory-at-scale.md)", () => {
   it("runs items at once, in order, and defers the rest to a later turn once a slice is spent", async () => {
     let clock = 0;
     const ran: number[] = [];

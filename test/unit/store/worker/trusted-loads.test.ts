@@ -6,7 +6,7 @@ const G = "urn:ngsi-ld:Camera:a";
 /** An object IRI that Oxigraph's strict parser refuses (bad percent-encoding) and its lenient one takes. */
 const BAD_IRI = `<urn:ngsi-ld:Camera:a> <urn:test:p> <http://example.org/%zz> .\n`;
 
-describe("store/trusted loads: strict for new commits, lenient for replay and snapshots (issue 2 start-up)", () => {
+describe("store/trusted loads: strict for new commits, lenient for replay and snapshots", () => {
   it("refuses a new commit whose text Oxigraph's strict parser rejects, and keeps nothing of it", () => {
     const d = new TenantDatasets(1_000_000);
     let err: unknown;

@@ -3,7 +3,7 @@ import { Rng } from "../../codec/entity-generator";
 
 /**
  * Seeded random geometries and geo-queries over the Ho Chi Minh City box (10.35 to 11.16 N, 106.36 to
- * 107.03 E), for the model-based tests of the geo index (issue 3 item 4).
+ * 107.03 E), for the model-based tests of the geo index.
  */
 export const LOCATION = "https://uri.etsi.org/ngsi-ld/location";
 
