@@ -25,7 +25,7 @@ export interface RunningApp {
 }
 
 /**
- * The composition root (DESIGN.md "Layout"): opens the storage, builds the NGSI-LD model and the
+ * The composition root (docs/design.md "Layout"): opens the storage, builds the NGSI-LD model and the
  * commit pipeline, mounts the faces on one HTTP server, then seeds the demo city and starts its feed.
  */
 export async function startApp(config: Config, log: Logger): Promise<RunningApp> {

@@ -1,5 +1,5 @@
 /**
- * The contract of the graph store (DESIGN.md "One graph, many faces", "Durability is ours to build").
+ * The contract of the graph store (docs/design.md "One graph, many faces", "Durability is ours to build").
  *
  * The store owns every fact: one Oxigraph dataset per tenant, living in a worker thread, plus a
  * journal and snapshots in DATA_DIR. Everything crossing this interface is N-Quads / N-Triples text,
