@@ -1,18 +1,20 @@
-import type { ErrorRenderer } from "../http/faces";
 import { ERROR_KINDS } from "../../errors";
+import type { ErrorRenderer } from "../http/faces";
 
 /**
- * The REST error body (traffic-service-interface.md §7, decisions.md "Errors beyond the spec's
- * table"): `{error: {code, message, details}}`, with `request_id` on a 5xx and `retry_after` on 429.
+ * The REST error body of both variants: `{error: {code, message, details}}`
+ * (traffic-service-interface.md §7; decisions.md "Errors beyond the spec's table"), with
+ * `request_id` on a 5xx and `retry_after` on a 429.
  */
 export const renderRestError: ErrorRenderer = (ctx, err, requestId) => {
-  const body: Record<string, unknown> = {
-    code: ERROR_KINDS[err.kind].code,
-    message: err.message,
-    details: err.details,
+  const retry = err.kind === "TooManyRequests" ? err.details.retry_after : undefined;
+  ctx.body = {
+    error: {
+      code: ERROR_KINDS[err.kind].code,
+      message: err.message,
+      details: retry === undefined ? err.details : {},
+      ...(err.status >= 500 ? { request_id: requestId } : {}),
+      ...(retry !== undefined ? { retry_after: retry } : {}),
+    },
   };
-  if (err.status >= 500) body.request_id = requestId;
-  if (typeof err.details.retry_after === "number") body.retry_after = err.details.retry_after;
-  ctx.body = { error: body };
-  ctx.type = "application/json";
 };

@@ -1,3 +1,5 @@
+import { gammaln } from "simple-statistics";
+
 /**
  * Two-sided p-value of a Pearson correlation from Student's t distribution: t = r sqrt(df / (1 - r²)),
  * df = n - 2, p = I_{df/(df+t²)}(df/2, 1/2) (regularized incomplete beta, continued fraction of
@@ -11,23 +13,11 @@ export function correlationPValue(r: number, n: number): number {
   return incompleteBeta(df / (df + t2), df / 2, 0.5);
 }
 
-function logGamma(x: number): number {
-  const c = [
-    76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2,
-    -0.5395239384953e-5,
-  ];
-  let y = x;
-  const tmp = x + 5.5 - (x + 0.5) * Math.log(x + 5.5);
-  let ser = 1.000000000190015;
-  for (const k of c) ser += k / ++y;
-  return -tmp + Math.log((2.5066282746310005 * ser) / x);
-}
-
 /** Regularized incomplete beta I_x(a, b). */
 export function incompleteBeta(x: number, a: number, b: number): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  const front = Math.exp(gammaln(a + b) - gammaln(a) - gammaln(b) + a * Math.log(x) + b * Math.log(1 - x));
   if (x < (a + 1) / (a + b + 2)) return (front * betaCf(x, a, b)) / a;
   return 1 - (front * betaCf(1 - x, b, a)) / b;
 }
