@@ -6,9 +6,6 @@
  * never term objects (measured: term objects cost hundreds of µs per quad as the store grows).
  */
 
-/** Name of the default tenant (no `NGSILD-Tenant` header). */
-export const DEFAULT_TENANT = "";
-
 /**
  * Named graphs whose IRI starts with this hold the broker's own state (subscriptions, registries):
  * they are journaled like entities but never visible to SPARQL.
