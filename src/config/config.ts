@@ -1,4 +1,5 @@
 import path from "node:path";
+import { authConfig, type AuthConfig } from "./auth-config";
 
 /** Log levels in increasing severity. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -122,6 +123,8 @@ export interface Config {
   temporalSealMaxDeferMs: number;
   /** Notification delivery; see {@link NotifyConfig}. */
   notify: NotifyConfig;
+  /** Identity, tokens and rate limits; see {@link AuthConfig}. */
+  auth: AuthConfig;
 }
 
 /** How notifications are delivered. */
@@ -257,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 0, 0, 3_600_000),
     temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
+    auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
   };
 }
 

@@ -1,3 +1,6 @@
+/** Name of the default tenant (no `NGSILD-Tenant` header). */
+export const DEFAULT_TENANT = "";
+
 /**
  * The contract of the graph store (docs/design.md "One graph, many faces", "Durability is ours to build").
  *
