@@ -114,7 +114,7 @@ describe("REST variant A (/v1) on the seeded HCMC graph", function () {
         const e = (r.body as Err).error;
         expect(e.code).to.equal("INVALID_PARAMETER");
         expect(e.details).to.include({ parameter, value });
-        expect(e.details.expected, p).to.exist;
+        expect(e.details.expected, p).to.not.equal(undefined);
       }
       expect(((await api.get("/v1/cameras?status=broken")).body as Err).error.details.expected).to.deep.equal(
         ["active", "inactive", "error"],
@@ -418,7 +418,7 @@ describe("REST variant A (/v1) on the seeded HCMC graph", function () {
         metrics: Record<string, unknown>;
       };
       expect(r.metrics).to.include({ total_vehicles: 4 * 1200, total_accidents: 3 });
-      expect(r.metrics.peak_hours).to.be.an("array").that.is.not.empty;
+      expect((r.metrics.peak_hours as string[]).length).to.be.greaterThan(0);
       const only = (await api.get(`/v1/analytics/summary?${period()}&metrics=total_vehicles,avg_speed`))
         .body as { metrics: object };
       expect(Object.keys(only.metrics).sort()).to.deep.equal(["avg_speed", "total_vehicles"]);

@@ -55,9 +55,9 @@ export class RestAClient {
   private validate(method: string, path: string, status: number, type: string, body: unknown): void {
     const t = this.template(path);
     const op = this.doc.paths[t][method];
-    expect(op, `${method} ${t} in the OpenAPI document`).to.exist;
+    expect(op, `${method} ${t} in the OpenAPI document`).to.not.equal(undefined);
     const resp = op.responses[String(status)];
-    expect(resp, `${method} ${t} documents status ${status}`).to.exist;
+    expect(resp, `${method} ${t} documents status ${status}`).to.not.equal(undefined);
     if (!type.includes("json")) {
       expect(Object.keys(resp.content ?? {})).to.include(type.split(";")[0]);
       this.checked.add(`${method} ${t} ${status}`);
