@@ -7,6 +7,7 @@ import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
 import { openContexts } from "./contexts";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { restAFace } from "./faces/rest-a-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
 import { buildHttpApp, closeServer, listen } from "./http";
@@ -39,7 +40,6 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
-  void traffic;
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
@@ -48,6 +48,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
+    restAFace(config, traffic),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces));
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
