@@ -8,8 +8,11 @@ import type { GraphStore } from "../store/graph-store";
 import { openContexts } from "./contexts";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { restAFace } from "./faces/rest-a-face";
+import { docsFace } from "./faces/docs-face";
+import { restBFace } from "./faces/rest-b-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
+import { cameraImages } from "./images";
 import { buildHttpApp, closeServer, listen } from "./http";
 import { buildNgsiLdCore } from "./ngsi-ld";
 import { openStorage } from "./storage";
@@ -44,11 +47,14 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
 
+  const images = cameraImages(config);
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
-    restAFace(config, traffic),
+    restAFace(config, traffic, images),
+    restBFace(config, traffic, images, core),
+    docsFace(),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces));
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });

@@ -59,7 +59,7 @@ export function buildOpenApi(
       ),
       "500": err("INTERNAL_ERROR, with request_id"),
     };
-    if (s.params) responses["404"] = err("NOT_FOUND");
+    if (s.params || s.notFound) responses["404"] = err("NOT_FOUND");
     if (s.access !== "public") {
       responses["401"] = err("UNAUTHORIZED");
       responses["403"] = err("FORBIDDEN");

@@ -28,21 +28,22 @@ export function pageOf<T>(
   path: string,
   search: string,
 ): { items: T[]; pagination: PageInfo } {
-  const total = all.length;
-  const pages = Math.ceil(total / req.limit);
   const start = (req.page - 1) * req.limit;
-  const items = start < total ? all.slice(start, start + req.limit) : [];
+  const items = start < all.length ? all.slice(start, start + req.limit) : [];
+  return { items, pagination: pageInfo(all.length, req, path, search) };
+}
+
+/** `pagination` of page `req.page` of a list of `total` items (for lists that page themselves). */
+export function pageInfo(total: number, req: PageRequest, path: string, search: string): PageInfo {
+  const pages = Math.ceil(total / req.limit);
   const prevPage = req.page > 1 ? Math.min(req.page - 1, Math.max(pages, 1)) : undefined;
   return {
-    items,
-    pagination: {
-      page: req.page,
-      limit: req.limit,
-      total,
-      pages,
-      next: req.page < pages ? pageLink(path, search, req.page + 1) : null,
-      prev: prevPage !== undefined ? pageLink(path, search, prevPage) : null,
-    },
+    page: req.page,
+    limit: req.limit,
+    total,
+    pages,
+    next: req.page < pages ? pageLink(path, search, req.page + 1) : null,
+    prev: prevPage !== undefined ? pageLink(path, search, prevPage) : null,
   };
 }
 
