@@ -348,7 +348,7 @@ describe("REST variant B (/api/v1) on the seeded HCMC graph", function () {
         }[];
       }>("/api/v1/traffic/congestion-zones");
       const jam = b.zones.find((z) => z.cameras.includes(cams[0].id))!;
-      expect(jam, JSON.stringify(b)).to.exist;
+      expect(jam, JSON.stringify(b)).to.not.equal(undefined);
       expect(jam.congestion_level).to.equal(78); // 100 x (1 - 9/40)
       expect(jam.status).to.equal("severe");
       expect(jam.polygon[0][0]).to.be.within(10, 11);

@@ -66,7 +66,8 @@ export function accidentRoutes(b: RestBDeps): RouteSpec[] {
       method: "get",
       path: "/accidents/:accident_id",
       operationId: "getAccident",
-      summary: "One accident with its timeline {timestamp, event, source} and detection {model, confidence, bounding_boxes}",
+      summary:
+        "One accident with its timeline {timestamp, event, source} and detection {model, confidence, bounding_boxes}",
       tag: "accidents",
       access: "viewer",
       params: { accident_id: "Accident id" },

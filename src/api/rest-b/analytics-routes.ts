@@ -31,12 +31,22 @@ export function analyticsRoutes(b: RestBDeps): RouteSpec[] {
         const peaks = d.analytics.temporal(from, to).map((p) => {
           const weekend = p.pattern === "weekend_peak";
           const [h0, h1] = p.timeRange.split("-").map((x) => Number(x.slice(0, 2)));
-          return shape.pattern(p, CITY_CENTRE, "Ho Chi Minh City", peakSeverity(d.rollup, from, to, h0, h1, weekend));
+          return shape.pattern(
+            p,
+            CITY_CENTRE,
+            "Ho Chi Minh City",
+            peakSeverity(d.rollup, from, to, h0, h1, weekend),
+          );
         });
         const hotspots = d.analytics.spatial(from, to).map((p) => {
           const at = p.location ?? CITY_CENTRE;
           const zone = locateZone(d.zones.list(), at);
-          return shape.pattern(p, at, zone?.name ?? "", hotspotSeverity(d.projection, at, HOTSPOT_RADIUS_M, from, to));
+          return shape.pattern(
+            p,
+            at,
+            zone?.name ?? "",
+            hotspotSeverity(d.projection, at, HOTSPOT_RADIUS_M, from, to),
+          );
         });
         return { patterns: [...peaks, ...hotspots] };
       },
@@ -50,7 +60,10 @@ export function analyticsRoutes(b: RestBDeps): RouteSpec[] {
       tag: "analytics",
       access: "viewer",
       params: { zone_id: "Zone (district) id or name" },
-      query: { type: "object", properties: { start_time: Q.startTime, end_time: Q.endTime, metrics: Q.metrics } },
+      query: {
+        type: "object",
+        properties: { start_time: Q.startTime, end_time: Q.endTime, metrics: Q.metrics },
+      },
       response: ZONE_ANALYTICS,
       handler: (_ctx, { params, query }) => {
         const zone = d.zones.get(params.zone_id);

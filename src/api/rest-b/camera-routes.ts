@@ -34,11 +34,18 @@ export function cameraRoutes(b: RestBDeps): RouteSpec[] {
       access: "viewer",
       query: {
         type: "object",
-        properties: { page: Q.page, limit: Q.limit, cursor: Q.cursor, status: CAMERA_STATUS, location: Q.district },
+        properties: {
+          page: Q.page,
+          limit: Q.limit,
+          cursor: Q.cursor,
+          status: CAMERA_STATUS,
+          location: Q.district,
+        },
       },
       response: listOf("cameras", CAMERA),
       handler: (ctx, { query }) => {
-        const zoneId = typeof query.location === "string" ? d.zones.resolve(query.location, "location").id : undefined;
+        const zoneId =
+          typeof query.location === "string" ? d.zones.resolve(query.location, "location").id : undefined;
         const status = query.status as CameraView["status"] | undefined;
         return listAnswer(ctx, b.codec, query, {
           name: "cameras",
@@ -60,7 +67,10 @@ export function cameraRoutes(b: RestBDeps): RouteSpec[] {
       response: CAMERA_DETAIL,
       handler: async (_ctx, { params }) => {
         const v = d.cameras.get(params.camera_id);
-        const size = await b.images.latest(v).then((f) => frameSize(f.jpeg), () => undefined);
+        const size = await b.images.latest(v).then(
+          (f) => frameSize(f.jpeg),
+          () => undefined,
+        );
         return shape.cameraDetail(v, zones, cameraMetadata(v.camera, size), REST_B_PREFIX);
       },
     },
@@ -89,10 +99,13 @@ export function cameraRoutes(b: RestBDeps): RouteSpec[] {
         const at = timeParam(query.timestamp);
         const frame = at === undefined ? await b.images.latest(v) : await nearestFrame(b, v, at);
         if (!frame) {
-          throw notFound(`No stored frame of camera ${v.camera.id} within ${IMAGE_MATCH_WINDOW_MS / 60_000} minutes of ${String(query.timestamp)}`, {
-            camera_id: v.camera.id,
-            timestamp: query.timestamp,
-          });
+          throw notFound(
+            `No stored frame of camera ${v.camera.id} within ${IMAGE_MATCH_WINDOW_MS / 60_000} minutes of ${String(query.timestamp)}`,
+            {
+              camera_id: v.camera.id,
+              timestamp: query.timestamp,
+            },
+          );
         }
         ctx.set("X-Image-Source", frame.source);
         ctx.set("X-Frame-Time", new Date(frame.takenAt).toISOString());
@@ -104,7 +117,8 @@ export function cameraRoutes(b: RestBDeps): RouteSpec[] {
       method: "get",
       path: "/cameras/:camera_id/stats",
       operationId: "getCameraStats",
-      summary: "Vehicles, mean speed, peak hour, congested minutes and accidents of a camera over a period (default: the last 24 hours)",
+      summary:
+        "Vehicles, mean speed, peak hour, congested minutes and accidents of a camera over a period (default: the last 24 hours)",
       tag: "cameras",
       access: "viewer",
       params: { camera_id: "Camera id" },
@@ -124,7 +138,9 @@ async function nearestFrame(b: RestBDeps, v: CameraView, at: number) {
   if (!b.images.at) return undefined;
   const before = await b.images.at(v, at);
   const upToAfter = await b.images.at(v, at + IMAGE_MATCH_WINDOW_MS);
-  const candidates = [before, upToAfter].filter((f) => f !== undefined && Math.abs(f.takenAt - at) <= IMAGE_MATCH_WINDOW_MS);
+  const candidates = [before, upToAfter].filter(
+    (f) => f !== undefined && Math.abs(f.takenAt - at) <= IMAGE_MATCH_WINDOW_MS,
+  );
   if (candidates.length === 0) return undefined;
   return candidates.reduce((x, y) => (Math.abs(y!.takenAt - at) < Math.abs(x!.takenAt - at) ? y : x));
 }

@@ -34,19 +34,28 @@ export function environmentRoutes(b: RestBDeps): RouteSpec[] {
       path: "/weather/forecast",
       operationId: "getWeatherForecast",
       notFound: true,
-      summary: "Hourly weather forecast at the station nearest to location (lat,lon; default the city centre)",
+      summary:
+        "Hourly weather forecast at the station nearest to location (lat,lon; default the city centre)",
       tag: "weather",
       access: "viewer",
       query: {
         type: "object",
         properties: {
-          hours: { type: "integer", minimum: 1, maximum: 168, default: 24, description: "Hours ahead (max 168)" },
+          hours: {
+            type: "integer",
+            minimum: 1,
+            maximum: 168,
+            default: 24,
+            description: "Hours ahead (max 168)",
+          },
           location: Q.latLon,
         },
       },
       response: WEATHER_FORECAST,
       handler: (_ctx, { query }) => ({
-        forecast: d.weather.forecast(query.hours as number, latLon(query.location) ?? CITY_CENTRE).map(shape.weatherForecast),
+        forecast: d.weather
+          .forecast(query.hours as number, latLon(query.location) ?? CITY_CENTRE)
+          .map(shape.weatherForecast),
       }),
     },
     {

@@ -23,7 +23,12 @@ export interface ListSource<T, R> {
  * limit, total, pages, next, prev}` and the same links in a `Link` header. `page` and `cursor`
  * together are a 400 INVALID_PARAMETER.
  */
-export function listAnswer<T, R>(ctx: Context, codec: CursorCodec, q: Record<string, unknown>, src: ListSource<T, R>) {
+export function listAnswer<T, R>(
+  ctx: Context,
+  codec: CursorCodec,
+  q: Record<string, unknown>,
+  src: ListSource<T, R>,
+) {
   const limit = q.limit as number;
   const scope = listScope(ctx.path, src.filters);
   if (typeof ctx.query.cursor === "string" || Array.isArray(ctx.query.cursor)) {
@@ -34,7 +39,14 @@ export function listAnswer<T, R>(ctx: Context, codec: CursorCodec, q: Record<str
         expected: "either page (page form) or cursor (cursor form)",
       });
     }
-    return cursorPage(codec, scope, src.items(), src.order, { cursor: String(q.cursor ?? ""), limit }, src.map);
+    return cursorPage(
+      codec,
+      scope,
+      src.items(),
+      src.order,
+      { cursor: String(q.cursor ?? ""), limit },
+      src.map,
+    );
   }
   const page = q.page as number;
   const all = src.items();

@@ -23,10 +23,15 @@ export function timeParam(v: unknown): number | undefined {
  * `start_time`..`end_time`, each optional: the end defaults to now, the start to `defaultSpan` before
  * the end. 400 INVALID_PARAMETER when the end is before the start or the span passes 366 days.
  */
-export function period(q: Record<string, unknown>, now: number, defaultSpan = DAY): { from: number; to: number } {
+export function period(
+  q: Record<string, unknown>,
+  now: number,
+  defaultSpan = DAY,
+): { from: number; to: number } {
   const to = timeParam(q.end_time) ?? now;
   const from = timeParam(q.start_time) ?? to - defaultSpan;
-  if (to < from) throw bad("end_time", q.end_time, "a date-time not before start_time", "end_time is before start_time");
+  if (to < from)
+    throw bad("end_time", q.end_time, "a date-time not before start_time", "end_time is before start_time");
   if (to - from > MAX_SPAN_MS) throw bad("end_time", q.end_time ?? null, "at most 366 days after start_time");
   return { from, to };
 }

@@ -26,14 +26,27 @@ export const SEVERITY = enumOf(["minor", "moderate", "severe", "critical"]);
 export const ACCIDENT_STATUS = enumOf(["active", "investigating", "resolved"]);
 export const LEVEL = enumOf(["free", "light", "moderate", "heavy", "severe"]);
 export const FLOW_INTERVAL = enumOf(["1m", "5m", "15m", "1h"]);
-export const ZONE_METRICS = ["total_vehicles", "avg_speed", "peak_traffic", "accidents", "congestion_hours"] as const;
+export const ZONE_METRICS = [
+  "total_vehicles",
+  "avg_speed",
+  "peak_traffic",
+  "accidents",
+  "congestion_hours",
+] as const;
 
 const LAT_LON = "^\\s*[-+]?\\d{1,3}(\\.\\d+)?\\s*,\\s*[-+]?\\d{1,3}(\\.\\d+)?\\s*$";
-const LAT_LON_RADIUS = "^\\s*[-+]?\\d{1,3}(\\.\\d+)?\\s*,\\s*[-+]?\\d{1,3}(\\.\\d+)?\\s*,\\s*\\d{1,3}(\\.\\d+)?\\s*$";
+const LAT_LON_RADIUS =
+  "^\\s*[-+]?\\d{1,3}(\\.\\d+)?\\s*,\\s*[-+]?\\d{1,3}(\\.\\d+)?\\s*,\\s*\\d{1,3}(\\.\\d+)?\\s*$";
 
 /** Query parameters of variant B. */
 export const Q = {
-  page: { type: "integer", minimum: 1, maximum: 1_000_000, default: 1, description: "Page number, from 1 (page form)" },
+  page: {
+    type: "integer",
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 1,
+    description: "Page number, from 1 (page form)",
+  },
   limit: { type: "integer", minimum: 1, maximum: 100, default: 20, description: "Items per page (max 100)" },
   cursor: {
     type: "string",
@@ -65,7 +78,8 @@ export const Q = {
   metrics: {
     type: "array",
     items: enumOf(ZONE_METRICS),
-    description: "Metrics to include, repeated (metrics=a&metrics=b) or comma-separated (metrics=a,b); all when absent",
+    description:
+      "Metrics to include, repeated (metrics=a&metrics=b) or comma-separated (metrics=a,b); all when absent",
   },
 };
 
@@ -82,7 +96,11 @@ export const PAGE_PAGINATION = obj({
 });
 
 /** `pagination` of the cursor form. */
-export const CURSOR_PAGINATION = obj({ next_cursor: nullable(str), has_more: { type: "boolean" }, limit: int });
+export const CURSOR_PAGINATION = obj({
+  next_cursor: nullable(str),
+  has_more: { type: "boolean" },
+  limit: int,
+});
 
 /** A list answered in the page form (`{<name>[], pagination}`) or the cursor form (`{data[], pagination}`). */
 export const listOf = (name: string, item: JsonSchema): JsonSchema => ({
@@ -208,7 +226,16 @@ export const WEATHER = obj({
   pressure: num,
   wind: obj({ speed: num, direction: num }),
   precipitation: num,
-  conditions: enumOf(["clear", "partly_cloudy", "cloudy", "fog", "drizzle", "rain", "heavy_rain", "thunderstorm"]),
+  conditions: enumOf([
+    "clear",
+    "partly_cloudy",
+    "cloudy",
+    "fog",
+    "drizzle",
+    "rain",
+    "heavy_rain",
+    "thunderstorm",
+  ]),
   visibility: nullable(num),
   uv_index: num,
 });

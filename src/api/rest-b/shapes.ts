@@ -50,7 +50,12 @@ export function camera(v: CameraView, zones: ReadonlyMap<string, Zone>) {
 }
 
 /** §2 Camera detail (B): `stream_url`, `last_image` (this service's image of the camera), `metadata`. */
-export function cameraDetail(v: CameraView, zones: ReadonlyMap<string, Zone>, meta: CameraMetadata, prefix: string) {
+export function cameraDetail(
+  v: CameraView,
+  zones: ReadonlyMap<string, Zone>,
+  meta: CameraMetadata,
+  prefix: string,
+) {
   return {
     ...camera(v, zones),
     stream_url: v.camera.streamUrl ?? null,
@@ -206,11 +211,19 @@ export function airQuality(s: AirQualityStation) {
 }
 
 /** §2 Zone analytics (B), with only the requested metrics (all when none is named). */
-export function zoneAnalytics(zoneId: string, from: number, to: number, s: ZonePeriodStats, metrics: readonly string[]) {
+export function zoneAnalytics(
+  zoneId: string,
+  from: number,
+  to: number,
+  s: ZonePeriodStats,
+  metrics: readonly string[],
+) {
   const all: Record<string, unknown> = {
     total_vehicles: s.totalVehicles,
     avg_speed: s.avgSpeed,
-    peak_traffic: s.peakTraffic ? { time: iso(s.peakTraffic.time), intensity: s.peakTraffic.intensity } : null,
+    peak_traffic: s.peakTraffic
+      ? { time: iso(s.peakTraffic.time), intensity: s.peakTraffic.intensity }
+      : null,
     accidents: s.accidents,
     congestion_hours: s.congestionHours,
   };
@@ -224,7 +237,12 @@ export function zoneAnalytics(zoneId: string, from: number, to: number, s: ZoneP
 
 /** §2 Pattern (B): `{type, location, time_pattern, confidence, severity}`. */
 export function pattern(p: Pattern, at: GeoPoint, address: string, severity: Severity) {
-  const days = p.pattern === "weekday_peak" ? "weekdays " : p.pattern === "weekend_peak" ? "weekends " : "daily, most at ";
+  const days =
+    p.pattern === "weekday_peak"
+      ? "weekdays "
+      : p.pattern === "weekend_peak"
+        ? "weekends "
+        : "daily, most at ";
   return {
     type: p.pattern,
     location: location(at, address),

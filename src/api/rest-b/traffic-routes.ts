@@ -1,5 +1,10 @@
 import { areaCongestionIndex } from "../../domain/traffic/b-extras";
-import { FLOW_INTERVALS, MAX_FLOW_WINDOWS, type FlowInterval, type FlowWindow } from "../../domain/traffic/flow-intervals";
+import {
+  FLOW_INTERVALS,
+  MAX_FLOW_WINDOWS,
+  type FlowInterval,
+  type FlowWindow,
+} from "../../domain/traffic/flow-intervals";
 import { AppError } from "../../errors";
 import { cursorPage } from "../rest/cursor-form";
 import { listScope } from "../rest/cursor-codec";
@@ -19,14 +24,22 @@ export function trafficRoutes(b: RestBDeps): RouteSpec[] {
       method: "get",
       path: "/traffic/realtime",
       operationId: "getTrafficRealtime",
-      summary: "Traffic state per zone: congestion_level 0 (free flow) to 100 (standstill), status label, cameras",
+      summary:
+        "Traffic state per zone: congestion_level 0 (free flow) to 100 (standstill), status label, cameras",
       tag: "traffic",
       access: "viewer",
-      query: { type: "object", properties: { zone_id: { ...Q.district, description: "Only this zone (id or name)" } } },
+      query: {
+        type: "object",
+        properties: { zone_id: { ...Q.district, description: "Only this zone (id or name)" } },
+      },
       response: REALTIME,
       handler: (_ctx, { query }) => {
-        const only = typeof query.zone_id === "string" ? d.zones.resolve(query.zone_id, "zone_id") : undefined;
-        return { timestamp: new Date(b.now()).toISOString(), zones: d.zones.realtime(only).map(shape.zoneTraffic) };
+        const only =
+          typeof query.zone_id === "string" ? d.zones.resolve(query.zone_id, "zone_id") : undefined;
+        return {
+          timestamp: new Date(b.now()).toISOString(),
+          zones: d.zones.realtime(only).map(shape.zoneTraffic),
+        };
       },
     },
     {
@@ -41,7 +54,13 @@ export function trafficRoutes(b: RestBDeps): RouteSpec[] {
         required: ["zone_id"],
         properties: {
           zone_id: { ...Q.district, description: "Zone id or name" },
-          hours: { type: "integer", minimum: 1, maximum: 72, default: 24, description: "Hours ahead (max 72)" },
+          hours: {
+            type: "integer",
+            minimum: 1,
+            maximum: 72,
+            default: 24,
+            description: "Hours ahead (max 72)",
+          },
         },
       },
       response: FORECAST,
@@ -83,7 +102,11 @@ export function trafficRoutes(b: RestBDeps): RouteSpec[] {
           start_time: Q.startTime,
           end_time: Q.endTime,
           interval: { ...FLOW_INTERVAL, default: "5m", description: "Window of each observation" },
-          limit: { ...Q.limit, default: 100, description: "Observations per page in the cursor form (max 100)" },
+          limit: {
+            ...Q.limit,
+            default: 100,
+            description: "Observations per page in the cursor form (max 100)",
+          },
           cursor: Q.cursor,
         },
       },
@@ -93,11 +116,15 @@ export function trafficRoutes(b: RestBDeps): RouteSpec[] {
         const interval = query.interval as FlowInterval;
         const { from, to } = period(query, b.now(), HOUR);
         if ((to - from) / FLOW_INTERVALS[interval] > MAX_FLOW_WINDOWS) {
-          throw new AppError("BadRequestData", `The period holds more than ${MAX_FLOW_WINDOWS} windows of ${interval}`, {
-            parameter: "interval",
-            value: interval,
-            expected: `an interval giving at most ${MAX_FLOW_WINDOWS} windows over the period`,
-          });
+          throw new AppError(
+            "BadRequestData",
+            `The period holds more than ${MAX_FLOW_WINDOWS} windows of ${interval}`,
+            {
+              parameter: "interval",
+              value: interval,
+              expected: `an interval giving at most ${MAX_FLOW_WINDOWS} windows over the period`,
+            },
+          );
         }
         const windows = b.flows.windows(cam.camera.id, from, to, interval);
         const map = (w: FlowWindow) => shape.flowObservation(w, cam.camera.location);

@@ -140,7 +140,8 @@ export function registerSpecRoutes(
     const lists = listParams(spec.query);
     const run: Middleware = async (ctx) => {
       const query = firstValues(ctx.query, lists);
-      if (q && !q(query)) throw validationError(q.errors![0], firstValues(ctx.query, lists), spec.query!, "query");
+      if (q && !q(query))
+        throw validationError(q.errors![0], firstValues(ctx.query, lists), spec.query!, "query");
       const body = spec.body ? parseJson(await readBody(ctx, opts.maxBodyBytes)) : undefined;
       if (b && !b(body))
         throw validationError(b.errors![0], (body ?? {}) as Record<string, unknown>, spec.body!, "body");

@@ -19,7 +19,11 @@ export interface BoundingBox {
  * of its cameras' current speed to their free-flow speed), the index {@link congestionIndex} gives a
  * zone.
  */
-export function areaCongestionIndex(area: CongestionArea, projection: TrafficProjection, rollup: FlowRollup): number {
+export function areaCongestionIndex(
+  area: CongestionArea,
+  projection: TrafficProjection,
+  rollup: FlowRollup,
+): number {
   let ratio = 0;
   let n = 0;
   for (const id of area.cameraIds) {

@@ -45,6 +45,8 @@ export function cameraCapabilitiesB(c: Camera): CameraCapabilityB[] {
 
 /** Pixel size of a JPEG frame (its header only); undefined when it cannot be read. */
 export async function frameSize(jpeg: Buffer): Promise<{ width: number; height: number } | undefined> {
-  const m = await sharp(jpeg).metadata().catch(() => undefined);
+  const m = await sharp(jpeg)
+    .metadata()
+    .catch(() => undefined);
   return m?.width && m.height ? { width: m.width, height: m.height } : undefined;
 }

@@ -48,7 +48,9 @@ export function hotspotSeverity(
 ): Severity {
   const ranks = projection
     .accidentList()
-    .filter((a) => a.timestamp >= from && a.timestamp < to && distanceMetres(a.location, centre) <= radiusMetres)
+    .filter(
+      (a) => a.timestamp >= from && a.timestamp < to && distanceMetres(a.location, centre) <= radiusMetres,
+    )
     .map((a) => SEVERITIES.indexOf(a.severity))
     .sort((x, y) => x - y);
   return ranks.length ? SEVERITIES[ranks[Math.floor((ranks.length - 1) / 2)]] : "minor";

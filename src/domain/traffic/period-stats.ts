@@ -34,7 +34,8 @@ export interface ZonePeriodStats {
 }
 
 const hh = (h: number) => `${String(h).padStart(2, "0")}:00`;
-const localHour = (t: number) => Math.floor((((t + LOCAL_OFFSET_MS) % 86_400_000) + 86_400_000) % 86_400_000 / HOUR);
+const localHour = (t: number) =>
+  Math.floor(((((t + LOCAL_OFFSET_MS) % 86_400_000) + 86_400_000) % 86_400_000) / HOUR);
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /**
@@ -105,16 +106,19 @@ export class PeriodStats {
     }
     let peak: { time: number; intensity: number } | null = null;
     for (const [time, v] of hours) {
-      if (!peak || v > peak.intensity || (v === peak.intensity && time < peak.time)) peak = { time, intensity: v };
+      if (!peak || v > peak.intensity || (v === peak.intensity && time < peak.time))
+        peak = { time, intensity: v };
     }
     let accidents = 0;
     for (const a of this.projection.accidentList()) {
-      if ((zoneId === undefined || a.zoneId === zoneId) && a.timestamp >= from && a.timestamp < to) accidents++;
+      if ((zoneId === undefined || a.zoneId === zoneId) && a.timestamp >= from && a.timestamp < to)
+        accidents++;
     }
     return {
       totalVehicles: Math.round(vehicles),
       avgSpeed: speedN ? round1(speedSum / speedN) : 0,
-      peakTraffic: peak && peak.intensity > 0 ? { time: peak.time, intensity: Math.round(peak.intensity) } : null,
+      peakTraffic:
+        peak && peak.intensity > 0 ? { time: peak.time, intensity: Math.round(peak.intensity) } : null,
       accidents,
       congestionHours: (congestedBuckets * BUCKET_MS) / HOUR,
     };

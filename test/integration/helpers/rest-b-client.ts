@@ -3,7 +3,11 @@ import { expect } from "chai";
 import { http } from "./test-app";
 
 type Op = { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
-type Doc = { openapi: string; paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Op>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 /**
  * A client of REST variant B that holds every response to the service's own OpenAPI 3.1 document
@@ -31,7 +35,9 @@ export class RestBClient {
   /** The document's path template that `path` (under /api/v1, without query) matches. */
   template(path: string): string {
     const p = path.replace(/^\/api\/v1/, "").split("?")[0];
-    const hit = Object.keys(this.doc.paths).find((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(p));
+    const hit = Object.keys(this.doc.paths).find((t) =>
+      new RegExp(`^${t.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(p),
+    );
     if (!hit) throw new Error(`no OpenAPI path for ${p}`);
     return hit;
   }
@@ -56,9 +62,9 @@ export class RestBClient {
   private validate(method: string, path: string, status: number, type: string, body: unknown): void {
     const t = this.template(path);
     const op = this.doc.paths[t][method];
-    expect(op, `${method} ${t} in the OpenAPI document`).to.exist;
+    expect(op, `${method} ${t} in the OpenAPI document`).to.not.equal(undefined);
     const resp = op.responses[String(status)];
-    expect(resp, `${method} ${t} documents status ${status}`).to.exist;
+    expect(resp, `${method} ${t} documents status ${status}`).to.not.equal(undefined);
     const key = `${method} ${t} ${status}`;
     this.checked.add(key);
     if (!type.includes("json")) {
@@ -66,7 +72,10 @@ export class RestBClient {
       return;
     }
     let v = this.compiled.get(key);
-    if (!v) this.compiled.set(key, (v = this.ajv.compile(resp.content!["application/json"].schema as object)));
-    expect(v(body), `${key}: ${JSON.stringify(v.errors)}\n${JSON.stringify(body).slice(0, 500)}`).to.equal(true);
+    if (!v)
+      this.compiled.set(key, (v = this.ajv.compile(resp.content!["application/json"].schema as object)));
+    expect(v(body), `${key}: ${JSON.stringify(v.errors)}\n${JSON.stringify(body).slice(0, 500)}`).to.equal(
+      true,
+    );
   }
 }

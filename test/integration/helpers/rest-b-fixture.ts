@@ -1,5 +1,12 @@
 import { expect } from "chai";
-import { dateTime, entity, geoProperty, point, property, relationship } from "../../../src/demo/seed/ngsi-ld-doc";
+import {
+  dateTime,
+  entity,
+  geoProperty,
+  point,
+  property,
+  relationship,
+} from "../../../src/demo/seed/ngsi-ld-doc";
 import { http } from "./test-app";
 
 /** Upserts entity documents (with @context) through the broker's NGSI-LD batch API. */
@@ -40,7 +47,14 @@ export function flowDocB(cam: CamPlace, t: number, count: number, speed: number,
 }
 
 /** A WeatherObserved station at `t`. */
-export function weatherDocB(slug: string, lon: number, lat: number, t: number, temperature: number, cloudiness: number) {
+export function weatherDocB(
+  slug: string,
+  lon: number,
+  lat: number,
+  t: number,
+  temperature: number,
+  cloudiness: number,
+) {
   const at = { observedAt: new Date(t).toISOString() };
   return entity(`urn:ngsi-ld:WeatherObserved:${slug}`, "WeatherObserved", {
     name: property(`Station ${slug}`),
