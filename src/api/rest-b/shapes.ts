@@ -155,12 +155,13 @@ export function forecastPoint(p: ForecastPoint) {
 
 /** §2 Traffic flow observation (B): one aggregated window with an NGSI-LD id. */
 export function flowObservation(w: FlowWindow, at: GeoPoint) {
+  const from = iso(w.from);
   return {
     id: w.entityId,
     type: "TrafficFlowObserved" as const,
     camera_id: w.cameraId,
-    timestamp: iso(w.from),
-    date_observed_from: iso(w.from),
+    timestamp: from,
+    date_observed_from: from,
     date_observed_to: iso(w.to),
     location: location(at),
     intensity: w.intensity,
