@@ -9,12 +9,11 @@ import { RenderedFrameSource, SnapshotUrlSource, type CameraImageSource } from "
  */
 export function cameraImages(config: Config): CameraImageSource {
   const rendered = new RenderedFrameSource();
-  const snapshotUrl = process.env.CAMERA_SNAPSHOT_URL;
-  return snapshotUrl
+  return config.cameraSnapshotUrl
     ? new SnapshotUrlSource({
-        template: snapshotUrl,
+        template: config.cameraSnapshotUrl,
         dir: path.join(config.dataDir, "media", "cameras"),
-        maxBytes: Number(process.env.CAMERA_SNAPSHOT_CACHE_BYTES ?? 256 * 1024 * 1024),
+        maxBytes: config.cameraSnapshotCacheBytes,
         fallback: rendered,
       })
     : rendered;

@@ -122,6 +122,13 @@ export interface Config {
   temporalSealMaxDeferMs: number;
   /** Notification delivery (issue 4); see {@link NotifyConfig}. */
   notify: NotifyConfig;
+  /**
+   * URL template of camera snapshots for `latest-image` (`{id}` = camera id, `{image_url}` = the camera's
+   * imageURL); unset = frames rendered offline. Env `CAMERA_SNAPSHOT_URL`.
+   */
+  cameraSnapshotUrl?: string;
+  /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, 256 MiB. */
+  cameraSnapshotCacheBytes: number;
 }
 
 /** How notifications are delivered (issue 4 item 3). */
@@ -257,6 +264,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 0, 0, 3_600_000),
     temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
+    cameraSnapshotUrl: env.CAMERA_SNAPSHOT_URL?.trim() || undefined,
+    cameraSnapshotCacheBytes: intVar(env, "CAMERA_SNAPSHOT_CACHE_BYTES", 256 * 1024 * 1024, 0, 1024 ** 4),
   };
 }
 

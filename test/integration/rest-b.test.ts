@@ -61,12 +61,7 @@ describe("REST variant B (/api/v1) on the seeded HCMC graph", function () {
     });
     await new Promise<void>((r) => snapshots.listen(0, "127.0.0.1", r));
     const port = (snapshots.address() as AddressInfo).port;
-    process.env.CAMERA_SNAPSHOT_URL = `http://127.0.0.1:${port}/snap/{id}.jpg`;
-    try {
-      app = await startTestApp({ SEED: "on" });
-    } finally {
-      delete process.env.CAMERA_SNAPSHOT_URL;
-    }
+    app = await startTestApp({ SEED: "on", CAMERA_SNAPSHOT_URL: `http://127.0.0.1:${port}/snap/{id}.jpg` });
     api = new RestBClient(app.url);
     await api.init();
     const q1 = await api.ok<{ cameras: Cam[] }>("/api/v1/cameras?location=quan-1&limit=3");
