@@ -1,12 +1,12 @@
 import { rmSync } from "node:fs";
-import { TRAFFIC_ENTITY_CONTEXT } from "../src/domain/vocabulary";
-import { bareKoa, flags } from "./lib/ceilings";
-import { stopChild } from "./lib/child";
-import { constantRate } from "./lib/constant-rate";
-import { getLoad } from "./lib/http-scenarios";
-import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
-import { freshDataDir, startServer } from "./lib/server";
-import { readSettings } from "./lib/settings";
+import { TRAFFIC_ENTITY_CONTEXT } from "../../src/domain/vocabulary";
+import { bareKoa, flags } from "../lib/ceilings";
+import { stopChild } from "../lib/child";
+import { constantRate } from "../lib/constant-rate";
+import { getLoad } from "../lib/http-scenarios";
+import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "../lib/report";
+import { freshDataDir, startServer } from "../lib/server";
+import { readSettings } from "../lib/settings";
 
 /**
  * `npm run bench:rest-b` (and the last part of `npm run bench`): REST variant B on the seeded city,
