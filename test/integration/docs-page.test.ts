@@ -60,3 +60,37 @@ describe("the API reference at /docs, in a real browser (Chromium)", function ()
     await ctx.close();
   });
 });
+
+describe("the API reference and variant B with authentication on", function () {
+  this.timeout(60_000);
+  let app: TestApp;
+
+  before(async () => {
+    app = await startTestApp({
+      AUTH: "on",
+      ADMIN_PASSWORD: "b20-secret-1",
+      RATE_LIMIT_PREFIX: `t-${process.pid}-restb`,
+    });
+  });
+  after(async () => app?.destroy());
+
+  it("keeps /docs and both OpenAPI documents open, and serves B to a token from B's login", async () => {
+    for (const p of ["/docs", "/docs/swagger-ui.css", "/api/v1/openapi.json", "/v1/openapi.json"]) {
+      expect((await http(app.url, "GET", p)).status, p).to.equal(200);
+    }
+    const anon = await http(app.url, "GET", "/api/v1/cameras");
+    expect(anon.status).to.equal(401);
+    expect((anon.body as { error: { code: string } }).error.code).to.equal("UNAUTHORIZED");
+    const login = await http(app.url, "POST", "/api/v1/auth/login", {
+      username: "admin",
+      password: "b20-secret-1",
+    });
+    expect(login.status, login.text).to.equal(200);
+    const token = (login.body as { access_token: string }).access_token;
+    const r = await http(app.url, "GET", "/api/v1/cameras?cursor=&limit=2", undefined, {
+      Authorization: `Bearer ${token}`,
+    });
+    expect(r.status, r.text).to.equal(200);
+    expect((r.body as { data: unknown[] }).data).to.deep.equal([]);
+  });
+});
