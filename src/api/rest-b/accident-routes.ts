@@ -3,7 +3,7 @@ import { accidentBoundingBoxes } from "../../domain/traffic/b-extras";
 import { AppError } from "../../errors";
 import type { RouteSpec } from "../rest/schema-route";
 import type { RestBDeps } from "./deps";
-import { listAnswer } from "./list-form";
+import { ListMemo, listAnswer } from "./list-form";
 import { latLonRadius, timeParam } from "./params";
 import { ACCIDENT, ACCIDENT_DETAIL, ACCIDENT_STATUS, Q, SEVERITY, listOf } from "./schemas";
 import * as shape from "./shapes";
@@ -12,6 +12,8 @@ import * as shape from "./shapes";
 export function accidentRoutes(b: RestBDeps): RouteSpec[] {
   const { d } = b;
   const zones = d.projection.zones;
+  const order = { key: (a: Accident) => [a.timestamp, a.id], descending: [true, false] };
+  const memo = new ListMemo<Accident>(order);
   return [
     {
       method: "get",
@@ -53,10 +55,12 @@ export function accidentRoutes(b: RestBDeps): RouteSpec[] {
           status: query.status as AccidentStatus | undefined,
           severity: query.severity as Severity | undefined,
         };
+        const key = `${d.projection.version}|${JSON.stringify(filter)}|${String(query.location)}`;
         return listAnswer(ctx, b.codec, query, {
           name: "accidents",
-          items: () => d.accidents.all(filter).filter((a) => !within || within.has(a.entityId)),
-          order: { key: (a: Accident) => [a.timestamp, a.id], descending: [true, false] },
+          items: () =>
+            memo.get(key, () => d.accidents.all(filter).filter((a) => !within || within.has(a.entityId))),
+          order,
           filters: { ...filter, near: near ? [near.centre.lat, near.centre.lon, near.metres] : undefined },
           map: (a) => shape.accident(a, zones),
         });

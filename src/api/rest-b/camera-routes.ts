@@ -3,7 +3,7 @@ import { cameraMetadata, frameSize } from "../../domain/traffic/camera-metadata"
 import { notFound } from "../../errors";
 import type { RouteSpec } from "../rest/schema-route";
 import { REST_B_PREFIX, type RestBDeps } from "./deps";
-import { listAnswer } from "./list-form";
+import { ListMemo, listAnswer } from "./list-form";
 import { period, timeParam } from "./params";
 import { CAMERA, CAMERA_DETAIL, CAMERA_STATS, CAMERA_STATUS, Q, listOf } from "./schemas";
 import * as shape from "./shapes";
@@ -19,11 +19,15 @@ const cameraKey = (v: CameraView) => {
   const n = Number(v.camera.id);
   return [Number.isSafeInteger(n) ? n : v.camera.id, v.camera.id];
 };
+/** A camera's effective status depends on the time too (silent 15 minutes: inactive): lists last 10 s at most. */
+const STATUS_BUCKET_MS = 10_000;
 
 /** §4.2 Cameras (B). */
 export function cameraRoutes(b: RestBDeps): RouteSpec[] {
   const { d } = b;
   const zones = d.projection.zones;
+  const order = { key: cameraKey };
+  const memo = new ListMemo<CameraView>(order);
   return [
     {
       method: "get",
@@ -47,10 +51,12 @@ export function cameraRoutes(b: RestBDeps): RouteSpec[] {
         const zoneId =
           typeof query.location === "string" ? d.zones.resolve(query.location, "location").id : undefined;
         const status = query.status as CameraView["status"] | undefined;
+        const key = `${d.projection.version}|${Math.floor(b.now() / STATUS_BUCKET_MS)}|${zoneId}|${status}`;
         return listAnswer(ctx, b.codec, query, {
           name: "cameras",
-          items: () => d.cameras.list({ zoneId, status }, Number.MAX_SAFE_INTEGER, 0).items,
-          order: { key: cameraKey },
+          items: () =>
+            memo.get(key, () => d.cameras.list({ zoneId, status }, Number.MAX_SAFE_INTEGER, 0).items),
+          order,
           filters: { zoneId, status },
           map: (v) => shape.camera(v, zones),
         });

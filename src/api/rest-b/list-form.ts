@@ -2,15 +2,15 @@ import type { Context } from "koa";
 import { AppError } from "../../errors";
 import { listScope, type CursorCodec } from "../rest/cursor-codec";
 import { cursorPage } from "../rest/cursor-form";
-import type { KeysetOrder } from "../rest/keyset";
+import { SortedList, type KeysetOrder } from "../rest/keyset";
 import { pageInfo, pageLinkHeader } from "../rest/page-form";
 
 /** How one B list is paged: its items in order, their keyset order and the filters a cursor is bound to. */
 export interface ListSource<T, R> {
   /** Key of the items in the page form's body (`cameras`, `accidents`). */
   name: string;
-  /** Every matching item, in the list's order (the keyset order). */
-  items: () => readonly T[];
+  /** Every matching item, sorted in the list's keyset order (see {@link ListMemo}). */
+  items: () => SortedList<T>;
   order: KeysetOrder<T>;
   /** Filters as parsed (a cursor only continues the same list with the same filters). */
   filters: Record<string, unknown>;
@@ -49,10 +49,29 @@ export function listAnswer<T, R>(
     );
   }
   const page = q.page as number;
-  const all = src.items();
+  const all = src.items().items;
   const start = (page - 1) * limit;
   const info = pageInfo(all.length, { page, limit }, ctx.path, ctx.querystring);
   const link = pageLinkHeader(info);
   if (link) ctx.set("Link", link);
   return { [src.name]: all.slice(start, start + limit).map(src.map), pagination: info };
+}
+
+/**
+ * Sorted lists kept between requests: a list is built once per key (the route puts the state's
+ * version, the filters and a time bucket in it) and reused until the key changes. At most 64 lists.
+ */
+export class ListMemo<T> {
+  private readonly lists = new Map<string, SortedList<T>>();
+
+  constructor(private readonly order: KeysetOrder<T>) {}
+
+  get(key: string, items: () => readonly T[]): SortedList<T> {
+    let list = this.lists.get(key);
+    if (!list) {
+      if (this.lists.size >= 64) this.lists.clear();
+      this.lists.set(key, (list = new SortedList(items(), this.order)));
+    }
+    return list;
+  }
 }

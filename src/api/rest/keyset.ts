@@ -61,3 +61,40 @@ export function keysetPage<T>(
     last: page.length > 0 ? page[page.length - 1].key : undefined,
   };
 }
+
+/**
+ * A list sorted once in a keyset order, with each item's key kept: pages are found by binary search,
+ * for lists asked for many times between changes.
+ */
+export class SortedList<T> {
+  readonly items: readonly T[];
+  private readonly keys: KeyPart[][];
+  private readonly dirs: readonly boolean[];
+
+  constructor(items: readonly T[], order: KeysetOrder<T>) {
+    this.dirs = order.descending ?? [];
+    const keyed = items.map((item) => ({ item, key: order.key(item) }));
+    keyed.sort((x, y) => compareKeys(x.key, y.key, this.dirs));
+    this.items = keyed.map((k) => k.item);
+    this.keys = keyed.map((k) => k.key);
+  }
+
+  /** Like {@link keysetPage}: the first `limit` items strictly after `after`. */
+  page(after: readonly KeyPart[] | undefined, limit: number): KeysetPage<T> {
+    let lo = 0;
+    if (after) {
+      let hi = this.keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareKeys(this.keys[mid], after, this.dirs) > 0) hi = mid;
+        else lo = mid + 1;
+      }
+    }
+    const end = Math.min(this.items.length, lo + limit);
+    return {
+      items: this.items.slice(lo, end),
+      hasMore: end < this.items.length,
+      last: end > lo ? this.keys[end - 1] : undefined,
+    };
+  }
+}

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { compareKeys, keysetPage, type KeysetOrder } from "../../../../src/api/rest/keyset";
+import { compareKeys, keysetPage, SortedList, type KeysetOrder } from "../../../../src/api/rest/keyset";
 
 describe("api/rest keyset paging", () => {
   type Item = { id: string; t: number };
@@ -43,5 +43,19 @@ describe("api/rest keyset paging", () => {
     const originals = seen.filter((id) => id.startsWith("a"));
     expect(new Set(seen).size).to.equal(seen.length);
     expect(originals.length).to.equal(50);
+  });
+
+  it("pages a sorted list by binary search exactly as keysetPage does", () => {
+    const items: Item[] = Array.from({ length: 40 }, (_, n) => ({ id: `s${(n * 7) % 40}`, t: (n * 13) % 9 }));
+    const sorted = new SortedList(items, newestFirst);
+    let after: (string | number)[] | undefined;
+    for (;;) {
+      const a = keysetPage(items, newestFirst, after, 6);
+      const b = sorted.page(after, 6);
+      expect(b).to.deep.equal(a);
+      if (!a.hasMore) break;
+      after = a.last;
+    }
+    expect(sorted.page([-1, "zz"], 5)).to.deep.equal({ items: [], hasMore: false, last: undefined });
   });
 });
