@@ -11,8 +11,11 @@ import { openContexts } from "./contexts";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { restAFace } from "./faces/rest-a-face";
+import { docsFace } from "./faces/docs-face";
+import { restBFace } from "./faces/rest-b-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
+import { cameraImages } from "./images";
 import { buildHttpApp, closeServer, listen } from "./http";
 import { buildNgsiLdCore } from "./ngsi-ld";
 import { openStorage } from "./storage";
@@ -51,11 +54,14 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
+  const images = cameraImages(config);
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
-    restAFace(config, traffic),
+    restAFace(config, traffic, images),
+    restBFace(config, traffic, images, core),
+    docsFace(),
     ...(auth ? [authFace(auth)] : []),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
