@@ -7,10 +7,12 @@ import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
 import { openContexts } from "./contexts";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { reportsFaces } from "./faces/reports-faces";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
 import { buildHttpApp, closeServer, listen } from "./http";
 import { buildNgsiLdCore } from "./ngsi-ld";
+import { startReports } from "./reports";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
 
@@ -40,11 +42,13 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
+  const reports = await startReports(config, log, core, contexts, pipeline);
 
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
+    ...reportsFaces(config, reports),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces));
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
@@ -56,6 +60,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       stopFeed();
       await closeServer(server);
       await subs.close();
+      await reports.close();
       for (const f of faces) await f.close?.();
       await storage.close();
       log.info("citygraph stopped");

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { reportsConfig, type ReportsConfig } from "./reports-config";
 
 /** Log levels in increasing severity. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -122,6 +123,8 @@ export interface Config {
   temporalSealMaxDeferMs: number;
   /** Notification delivery (issue 4); see {@link NotifyConfig}. */
   notify: NotifyConfig;
+  /** Citizen reports and alerts; see {@link ReportsConfig}. */
+  reports: ReportsConfig;
 }
 
 /** How notifications are delivered (issue 4 item 3). */
@@ -148,8 +151,8 @@ export interface NotifyConfig {
   statusFlushMs: number;
 }
 
-/** Thrown for a bad environment value; main() prints its message and exits 1. */
-export class ConfigError extends Error {}
+import { ConfigError } from "./config-error";
+export { ConfigError };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
@@ -257,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 0, 0, 3_600_000),
     temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
+    reports: reportsConfig(env),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Context } from "koa";
 
 /** The faces of the service; each renders errors its own way (DESIGN.md "Errors"). */
 export type FaceName =
-  "ngsi-ld" | "sparql" | "rest-a" | "rest-b" | "graphql" | "ws" | "auth" | "dashboard" | "http";
+  "ngsi-ld" | "sparql" | "rest-a" | "rest-b" | "graphql" | "ws" | "auth" | "dashboard" | "open311" | "http";
 
 /** Who made a request, once the auth gate has run. */
 export interface Principal {
