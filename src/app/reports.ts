@@ -5,6 +5,7 @@ import { AlertStage } from "../domain/alerts/alert-stage";
 import { AlertSubscriptions } from "../domain/alerts/alert-subscriptions";
 import { CityPlaces } from "../domain/city-places";
 import { GraphAccess } from "../domain/graph-access";
+import type { TrafficDomain } from "../domain/traffic";
 import { MediaStore } from "../domain/reports/report-images";
 import { RescoreStage } from "../domain/reports/rescore-stage";
 import { ReviewService } from "../domain/reports/review-service";
@@ -56,13 +57,11 @@ export async function startReports(
   core: NgsiLdCore,
   contexts: ContextParts,
   pipeline: CommitPipeline,
+  traffic: TrafficDomain,
 ): Promise<ReportsParts> {
   const rc = config.reports;
   const graph = new GraphAccess(core.entities, core.querySources, await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]), "", config.maxLimit);
-  const places = new CityPlaces(graph);
-  pipeline.derive("district places", (e) => {
-    if (e.writes.some((w) => w.graph.startsWith("urn:ngsi-ld:District:"))) places.invalidate();
-  });
+  const places = new CityPlaces(graph, () => traffic.zones.list());
   const media = new MediaStore(path.join(config.dataDir, "media"));
   const locks = new KeyedLock();
   const info = (msg: string, f?: object) => log.info(msg, f);

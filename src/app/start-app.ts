@@ -8,6 +8,7 @@ import type { GraphStore } from "../store/graph-store";
 import { openContexts } from "./contexts";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { reportsFaces } from "./faces/reports-faces";
+import { restAFace } from "./faces/rest-a-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
 import { buildHttpApp, closeServer, listen } from "./http";
@@ -15,6 +16,7 @@ import { buildNgsiLdCore } from "./ngsi-ld";
 import { startReports } from "./reports";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
+import { buildTrafficDomain } from "./traffic";
 
 /** A running citygraph service. */
 export interface RunningApp {
@@ -39,16 +41,18 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
   pipeline.attach(storage.store, core.repo);
+  const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
-  const reports = await startReports(config, log, core, contexts, pipeline);
+  const reports = await startReports(config, log, core, contexts, pipeline, traffic);
 
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
     ...reportsFaces(config, reports),
+    restAFace(config, traffic),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces));
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });

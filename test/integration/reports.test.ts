@@ -228,6 +228,10 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     expect(s.status).to.equal(200);
     expect((s.body as Obj).results.bindings.map((x: Obj) => x.sev.value)).to.deep.equal(["severe"]);
     expect((await status(app, id)).linked_accident_id).to.equal(b.linked_accident_id);
+    const list = (await http(app.url, "GET", "/v1/accidents?limit=100")).body as Obj;
+    const shown = list.accidents.find((x: Obj) => x.id === b.linked_accident_id);
+    expect(shown, "in /v1/accidents").to.not.equal(undefined);
+    expect(shown.severity).to.equal("severe");
     const again = await http(app.url, "POST", `/v1/reviews/${id}`, { decision: "reject" });
     expect(again.status).to.equal(409);
     expect((again.body as Obj).error.code).to.equal("CONFLICT");
