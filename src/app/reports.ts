@@ -60,7 +60,13 @@ export async function startReports(
   traffic: TrafficDomain,
 ): Promise<ReportsParts> {
   const rc = config.reports;
-  const graph = new GraphAccess(core.entities, core.querySources, await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]), "", config.maxLimit);
+  const graph = new GraphAccess(
+    core.entities,
+    core.querySources,
+    await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]),
+    "",
+    config.maxLimit,
+  );
   const places = new CityPlaces(graph, () => traffic.zones.list());
   const media = new MediaStore(path.join(config.dataDir, "media"));
   const locks = new KeyedLock();
@@ -68,17 +74,33 @@ export async function startReports(
   const warn = (msg: string, f?: object) => log.warn(msg, f);
   const verification = new VerificationService(graph, locks, rc.verifyDelayMs, (m, f) => log.debug(m, f));
   const n = config.notify;
-  const place = (suffix: string) => ({ redisUrl: config.redisUrl, name: `${n.queueName}-${suffix}`, stalledMs: n.stalledMs, keepDead: n.keepDead });
+  const place = (suffix: string) => ({
+    redisUrl: config.redisUrl,
+    name: `${n.queueName}-${suffix}`,
+    stalledMs: n.stalledMs,
+    keepDead: n.keepDead,
+  });
   const verifyQueue = createJobQueue<VerifyJob>(
     (job) => verification.run(job),
     { ...n, perEndpoint: 4, concurrency: 4 },
     { ...place("verify"), priorityOf: (j) => (j as VerifyJob).priority },
-    (r) => (r.ok ? undefined : warn("verification failed", { report: r.job.reportId, error: r.error, dead: r.final })),
+    (r) =>
+      r.ok
+        ? undefined
+        : warn("verification failed", { report: r.job.reportId, error: r.error, dead: r.final }),
     (e) => log.error("verification queue error", { error: e.message }),
   );
   verification.attach(verifyQueue);
   const review = new ReviewService(graph, places, locks);
-  const submission = new SubmissionService(graph, places, media, verification, mediaPath, async () => (await review.queue()).length, rc.verifyDelayMs);
+  const submission = new SubmissionService(
+    graph,
+    places,
+    media,
+    verification,
+    mediaPath,
+    async () => (await review.queue()).length,
+    rc.verifyDelayMs,
+  );
 
   const vapid = loadOrMakeVapidKeys(config.dataDir);
   const list: ChannelSender[] = [new WebhookSender(), new PushSender(vapid, rc.vapidSubject)];
@@ -89,7 +111,15 @@ export async function startReports(
     (job, timeoutMs) => senders.send(job, timeoutMs),
     n,
     place("alerts"),
-    (r) => (r.ok ? undefined : warn("alert delivery failed", { channel: r.job.channel, uri: r.job.uri, error: r.error, dead: r.final })),
+    (r) =>
+      r.ok
+        ? undefined
+        : warn("alert delivery failed", {
+            channel: r.job.channel,
+            uri: r.job.uri,
+            error: r.error,
+            dead: r.final,
+          }),
     (e) => log.error("alert queue error", { error: e.message }),
   );
   const alertSubscriptions = new AlertSubscriptions(graph, places, (c) => senders.configured(c));
@@ -118,4 +148,3 @@ export async function startReports(
     },
   };
 }
-

@@ -23,7 +23,11 @@ export interface NearCamera {
 
 /** English form of a district name: "Quận 1" -> "District 1", "Quận Gò Vấp" -> "Go Vap District". */
 export function englishDistrictName(vi: string): string {
-  const f = vi.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/đ/g, "d").replace(/Đ/g, "D");
+  const f = vi
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/đ/g, "d")
+    .replace(/Đ/g, "D");
   const m = /^(Quan|Huyen|Thanh pho)\s+(.+)$/i.exec(f);
   if (!m) return f;
   const kind = m[1].toLowerCase();

@@ -13,7 +13,8 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
   let app: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let hook: Awaited<ReturnType<typeof startReceiver>>;
-  const write = (doc: Obj) => http(app.url, "POST", "/ngsi-ld/v1/entities", doc, { "Content-Type": "application/ld+json" });
+  const write = (doc: Obj) =>
+    http(app.url, "POST", "/ngsi-ld/v1/entities", doc, { "Content-Type": "application/ld+json" });
 
   before(async () => {
     smtp = await startSmtp();
@@ -27,14 +28,33 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
   });
 
   it("refuses an unconfigured channel, an unknown district and a bad severity with 400", async () => {
-    const base = { user_id: "u1", alert_types: ["accident"], locations: ["District 1"], severity_threshold: "severe" };
-    const sms = await http(app.url, "POST", "/v1/alerts/subscriptions", { ...base, channels: ["sms"], phone: "+84901234567" });
+    const base = {
+      user_id: "u1",
+      alert_types: ["accident"],
+      locations: ["District 1"],
+      severity_threshold: "severe",
+    };
+    const sms = await http(app.url, "POST", "/v1/alerts/subscriptions", {
+      ...base,
+      channels: ["sms"],
+      phone: "+84901234567",
+    });
     expect(sms.status).to.equal(400);
     expect((sms.body as Obj).error.message).to.match(/sms channel is not configured/);
-    const district = await http(app.url, "POST", "/v1/alerts/subscriptions", { ...base, locations: ["Atlantis"], channels: ["webhook"], webhook_url: hook.url });
+    const district = await http(app.url, "POST", "/v1/alerts/subscriptions", {
+      ...base,
+      locations: ["Atlantis"],
+      channels: ["webhook"],
+      webhook_url: hook.url,
+    });
     expect(district.status).to.equal(400);
     expect((district.body as Obj).error.details.parameter).to.equal("locations");
-    const sev = await http(app.url, "POST", "/v1/alerts/subscriptions", { ...base, severity_threshold: "apocalyptic", channels: ["webhook"], webhook_url: hook.url });
+    const sev = await http(app.url, "POST", "/v1/alerts/subscriptions", {
+      ...base,
+      severity_threshold: "apocalyptic",
+      channels: ["webhook"],
+      webhook_url: hook.url,
+    });
     expect(sev.status).to.equal(400);
     const noEmail = await http(app.url, "POST", "/v1/alerts/subscriptions", { ...base, channels: ["email"] });
     expect(noEmail.status).to.equal(400);
@@ -70,7 +90,9 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
     await new Promise((r) => setTimeout(r, 700)); // anything wrongly sent would have arrived by now
     expect(smtp.mails).to.have.length(1);
     expect(smtp.mails[0].to).to.deep.equal(["lan@example.com"]);
-    expect(smtp.mails[0].text).to.match(/Severe accident/).and.match(/District 1/);
+    expect(smtp.mails[0].text)
+      .to.match(/Severe accident/)
+      .and.match(/District 1/);
     expect(hook.bodies).to.have.length(1);
     const alert = (hook.bodies[0] as Obj).alert;
     expect(alert).to.include({ id: "accident-severe-d1", type: "accident", severity: "severe" });
@@ -85,16 +107,30 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
     expect(list.subscriptions.length).to.be.greaterThanOrEqual(2);
     const one = list.subscriptions.find((s: Obj) => s.user_id === "lan");
     expect(one).to.include({ severity_threshold: "severe", status: "active" });
-    expect((await http(app.url, "DELETE", `/v1/alerts/subscriptions/${one.subscription_id}`)).status).to.equal(204);
-    expect((await http(app.url, "DELETE", `/v1/alerts/subscriptions/${one.subscription_id}`)).status).to.equal(404);
+    expect(
+      (await http(app.url, "DELETE", `/v1/alerts/subscriptions/${one.subscription_id}`)).status,
+    ).to.equal(204);
+    expect(
+      (await http(app.url, "DELETE", `/v1/alerts/subscriptions/${one.subscription_id}`)).status,
+    ).to.equal(404);
     const active = ((await http(app.url, "GET", "/v1/alerts/active")).body as Obj).alerts as Obj[];
     const ids = active.map((a) => a.id);
     expect(ids).to.include.members(["accident-severe-d1", "accident-severe-d7", "accident-minor-d1"]);
     expect(active[0].severity).to.equal("critical");
-    for (const a of active) expect(Object.keys(a).sort()).to.deep.equal(["id", "location", "message", "severity", "timestamp", "type"]);
+    for (const a of active)
+      expect(Object.keys(a).sort()).to.deep.equal([
+        "id",
+        "location",
+        "message",
+        "severity",
+        "timestamp",
+        "type",
+      ]);
     const alerts = await http(app.url, "GET", "/ngsi-ld/v1/entities?type=Alert", undefined, {
       Link: '<https://w3id.org/citygraph/contexts/traffic.jsonld>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"',
     });
-    expect((alerts.body as Obj[]).map((a) => a.alertSource.object)).to.include("urn:ngsi-ld:TrafficAccident:severe-d1");
+    expect((alerts.body as Obj[]).map((a) => a.alertSource.object)).to.include(
+      "urn:ngsi-ld:TrafficAccident:severe-d1",
+    );
   });
 });

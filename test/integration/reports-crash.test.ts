@@ -33,7 +33,10 @@ describe("citizen reports: a crash between acknowledgement and verification lose
         expect(r.status).to.equal(201);
         ids.push((r.body as Obj).id);
       }
-      for (const id of ids) expect(((await http(base, "GET", `/v1/citizen-reports/${id}`)).body as Obj).status).to.equal("submitted");
+      for (const id of ids)
+        expect(((await http(base, "GET", `/v1/citizen-reports/${id}`)).body as Obj).status).to.equal(
+          "submitted",
+        );
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGKILL");
       await exited;
@@ -42,10 +45,14 @@ describe("citizen reports: a crash between acknowledgement and verification lose
       const again = await startServer(dataDir, port);
       base = `http://127.0.0.1:${port}`;
       try {
-        await until(async () => {
-          const q = ((await http(base, "GET", "/v1/reviews")).body as Obj).reviews as Obj[];
-          return ids.every((id) => q.some((x) => x.report_id === id && typeof x.score === "number"));
-        }, 20_000, "every report scored after the restart");
+        await until(
+          async () => {
+            const q = ((await http(base, "GET", "/v1/reviews")).body as Obj).reviews as Obj[];
+            return ids.every((id) => q.some((x) => x.report_id === id && typeof x.score === "number"));
+          },
+          20_000,
+          "every report scored after the restart",
+        );
         const queue = ((await http(base, "GET", "/v1/reviews")).body as Obj).reviews as Obj[];
         for (const id of ids) {
           const item = queue.find((x) => x.report_id === id)!;

@@ -27,7 +27,22 @@ const valid = (): Obj => ({
   reporter: { name: "Fuzz", phone: "0900000000" },
 });
 
-const WEIRD: unknown[] = [null, 42, -1, 1e308, true, "", "x", [], {}, [1, 2], "<script>alert(1)</script>", "\u0000\u202e", "🚗".repeat(3), NaN];
+const WEIRD: unknown[] = [
+  null,
+  42,
+  -1,
+  1e308,
+  true,
+  "",
+  "x",
+  [],
+  {},
+  [1, 2],
+  "<script>alert(1)</script>",
+  "\u0000\u202e",
+  "🚗".repeat(3),
+  NaN,
+];
 
 /**
  * Issue "Done when": 2,000 fuzzed submissions (JSON and multipart: wrong types, missing fields, 6
@@ -57,10 +72,22 @@ describe("citizen reports: fuzzed bad submissions", function () {
     const cases: { paths: string[]; apply: () => void }[] = [
       { paths: citizen, apply: () => delete b.category },
       { paths: all, apply: () => delete b[pick(["location", "description"])] },
-      { paths: citizen, apply: () => (b.category = pick(["ACCIDENTS", "fire", "<b>", "🚗", "", 42, [], {}, null])) },
+      {
+        paths: citizen,
+        apply: () => (b.category = pick(["ACCIDENTS", "fire", "<b>", "🚗", "", 42, [], {}, null])),
+      },
       { paths: all, apply: () => (b.location = pick(WEIRD)) },
-      { paths: all, apply: () => (b.description = pick(WEIRD.filter((w) => typeof w !== "string" || [...w].length < 20))) },
-      { paths: all, apply: () => (b.images = pick(WEIRD.filter((w) => w !== null && !Number.isNaN(w) && !(Array.isArray(w) && w.length === 0)))) },
+      {
+        paths: all,
+        apply: () => (b.description = pick(WEIRD.filter((w) => typeof w !== "string" || [...w].length < 20))),
+      },
+      {
+        paths: all,
+        apply: () =>
+          (b.images = pick(
+            WEIRD.filter((w) => w !== null && !Number.isNaN(w) && !(Array.isArray(w) && w.length === 0)),
+          )),
+      },
       { paths: all, apply: () => (b.location = { lat: 10.3 - r(), lon: 106.7 }) },
       { paths: all, apply: () => (b.location = { lat: 11.2 + r() * 50, lon: 106.7 }) },
       { paths: all, apply: () => (b.location = { lat: pick(WEIRD), lon: 106.7 }) },
@@ -69,11 +96,20 @@ describe("citizen reports: fuzzed bad submissions", function () {
       { paths: all, apply: () => (b.description = "bad\u0000control characters in the text") },
       { paths: all, apply: () => (b.images = Array.from({ length: 6 }, () => jpeg.toString("base64"))) },
       { paths: all, apply: () => (b.images = ["!!!not base64!!!"]) },
-      { paths: all, apply: () => (b.images = [jpeg.subarray(0, Math.floor(jpeg.length / 2)).toString("base64")]) },
+      {
+        paths: all,
+        apply: () => (b.images = [jpeg.subarray(0, Math.floor(jpeg.length / 2)).toString("base64")]),
+      },
       { paths: all, apply: () => (b.images = [zip.toString("base64")]) },
-      { paths: all, apply: () => (b.images = [Buffer.from("just some text, not an image").toString("base64")]) },
+      {
+        paths: all,
+        apply: () => (b.images = [Buffer.from("just some text, not an image").toString("base64")]),
+      },
       { paths: all, apply: () => (b.severity = pick(["catastrophic", 3, "LOWEST", true])) },
-      { paths: ["/v1/citizen-reports", "/v1/accidents/report"], apply: () => (b.reporter = pick([42, [1], "x".repeat(500)])) },
+      {
+        paths: ["/v1/citizen-reports", "/v1/accidents/report"],
+        apply: () => (b.reporter = pick([42, [1], "x".repeat(500)])),
+      },
     ];
     const c = pick(cases);
     c.apply();
@@ -114,7 +150,9 @@ describe("citizen reports: fuzzed bad submissions", function () {
 
   async function countStored(): Promise<number> {
     const res = await fetch(`${app.url}/ngsi-ld/v1/entities?type=CitizenReport&count=true&limit=0`, {
-      headers: { Link: '<https://w3id.org/citygraph/contexts/traffic.jsonld>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"' },
+      headers: {
+        Link: '<https://w3id.org/citygraph/contexts/traffic.jsonld>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"',
+      },
     });
     await res.arrayBuffer();
     return Number(res.headers.get("NGSILD-Results-Count") ?? "0");
@@ -138,11 +176,28 @@ describe("citizen reports: fuzzed bad submissions", function () {
     bigForm.set("type", "accident");
     bigForm.append("images", new Blob([big], { type: "image/jpeg" }), "big.jpg");
     note(await post("/v1/citizen-reports", bigForm), "50 MB file");
-    note(await post("/v1/citizen-reports", JSON.stringify({ ...valid(), images: [big.toString("base64")] }), { "Content-Type": "application/json" }), "50 MB base64");
+    note(
+      await post("/v1/citizen-reports", JSON.stringify({ ...valid(), images: [big.toString("base64")] }), {
+        "Content-Type": "application/json",
+      }),
+      "50 MB base64",
+    );
     for (const p of ["/v1/citizen-reports", "/api/v1/citizen-reports"]) {
-      note(await post(p, JSON.stringify({ ...valid(), images: [bomb.toString("base64")] }), { "Content-Type": "application/json" }), "PNG bomb JSON");
+      note(
+        await post(p, JSON.stringify({ ...valid(), images: [bomb.toString("base64")] }), {
+          "Content-Type": "application/json",
+        }),
+        "PNG bomb JSON",
+      );
       const f = new FormData();
-      for (const [k, v] of Object.entries({ type: "accident", title: "Crash at the crossing", description: "A car hit a motorbike at the crossing", latitude: "10.78", longitude: "106.7" })) f.set(k, v);
+      for (const [k, v] of Object.entries({
+        type: "accident",
+        title: "Crash at the crossing",
+        description: "A car hit a motorbike at the crossing",
+        latitude: "10.78",
+        longitude: "106.7",
+      }))
+        f.set(k, v);
       f.append("images", new Blob([bomb], { type: "image/png" }), "bomb.png");
       note(await post(p, f), "PNG bomb form");
     }
@@ -154,7 +209,10 @@ describe("citizen reports: fuzzed bad submissions", function () {
           if ((i + k) % 3 === 0) note(await post("/v1/citizen-reports", badForm(r)), `form #${i + k}`);
           else {
             const c = badJson(r);
-            note(await post(c.path, c.body, { "Content-Type": r() < 0.03 ? "text/plain" : "application/json" }), `json #${i + k} ${c.path} ${c.body.slice(0, 300)}`);
+            note(
+              await post(c.path, c.body, { "Content-Type": r() < 0.03 ? "text/plain" : "application/json" }),
+              `json #${i + k} ${c.path} ${c.body.slice(0, 300)}`,
+            );
           }
         }),
       );
@@ -163,7 +221,9 @@ describe("citizen reports: fuzzed bad submissions", function () {
     expect(await countStored()).to.equal(0);
     const media = path.join(app.dataDir, "media");
     expect(fs.existsSync(media) ? fs.readdirSync(media) : []).to.deep.equal([]);
-    expect(rssMax - rssStart, `RSS grew by ${Math.round((rssMax - rssStart) / 1e6)} MB`).to.be.lessThan(400e6);
+    expect(rssMax - rssStart, `RSS grew by ${Math.round((rssMax - rssStart) / 1e6)} MB`).to.be.lessThan(
+      400e6,
+    );
     expect([...statuses.keys()].every((s) => s >= 400 && s < 500)).to.equal(true);
   });
 });

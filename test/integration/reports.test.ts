@@ -5,13 +5,20 @@ import { accidentDoc, hasGps, north, phoneJpeg, phonePng, smallJpeg, until } fro
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const LINK = '<https://w3id.org/citygraph/contexts/traffic.jsonld>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"';
-const ngsi = (app: TestApp, id: string) => http(app.url, "GET", `/ngsi-ld/v1/entities/${id}`, undefined, { Link: LINK });
+const LINK =
+  '<https://w3id.org/citygraph/contexts/traffic.jsonld>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"';
+const ngsi = (app: TestApp, id: string) =>
+  http(app.url, "GET", `/ngsi-ld/v1/entities/${id}`, undefined, { Link: LINK });
 const createEntity = (app: TestApp, doc: Obj) =>
   http(app.url, "POST", "/ngsi-ld/v1/entities", doc, { "Content-Type": "application/ld+json" });
-const status = async (app: TestApp, id: string) => (await http(app.url, "GET", `/v1/citizen-reports/${id}`)).body as Obj;
+const status = async (app: TestApp, id: string) =>
+  (await http(app.url, "GET", `/v1/citizen-reports/${id}`)).body as Obj;
 const scored = (app: TestApp, id: string) =>
-  until(async () => ((await ngsi(app, `urn:ngsi-ld:CitizenReport:${id}`)).body as Obj).confidence !== undefined, 8000, `score of ${id}`);
+  until(
+    async () => ((await ngsi(app, `urn:ngsi-ld:CitizenReport:${id}`)).body as Obj).confidence !== undefined,
+    8000,
+    `score of ${id}`,
+  );
 
 /** Issue "Done when": reports in every form, images made safe, thresholds, review, duplicates. */
 describe("citizen reports: submission, images, verification, review, duplicates", function () {
@@ -45,7 +52,12 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     });
     expect(r.status).to.equal(201);
     const b = r.body as Obj;
-    expect(Object.keys(b).sort()).to.deep.equal(["estimated_verification_time", "id", "status", "verification_status"]);
+    expect(Object.keys(b).sort()).to.deep.equal([
+      "estimated_verification_time",
+      "id",
+      "status",
+      "verification_status",
+    ]);
     expect(b).to.include({ status: "submitted", verification_status: "pending" });
     expect(b.estimated_verification_time).to.match(/^\d+ minutes?$/);
     const m = await storedImage(b.id);
@@ -76,7 +88,12 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     const res = await fetch(app.url + "/v1/citizen-reports", { method: "POST", body: form });
     const b = (await res.json()) as Obj;
     expect(res.status, JSON.stringify(b)).to.equal(201);
-    expect(b).to.include({ type: "flooding", title: "Flooded street after rain", status: "pending", severity: "high" });
+    expect(b).to.include({
+      type: "flooding",
+      title: "Flooded street after rain",
+      status: "pending",
+      severity: "high",
+    });
     expect(b.location.type).to.equal("Point");
     expect(b.location.coordinates).to.deep.equal([106.6822, 10.7626]);
     expect(b.location.address).to.be.a("string");
@@ -95,7 +112,12 @@ describe("citizen reports: submission, images, verification, review, duplicates"
       reporter: { name: "Hoa", contact: "hoa@example.com" },
     });
     expect(rb.status).to.equal(201);
-    expect(Object.keys(rb.body as Obj).sort()).to.deep.equal(["id", "priority", "status", "verification_status"]);
+    expect(Object.keys(rb.body as Obj).sort()).to.deep.equal([
+      "id",
+      "priority",
+      "status",
+      "verification_status",
+    ]);
     expect((rb.body as Obj).priority).to.be.oneOf(["high", "normal", "none"]);
     const ra = await http(app.url, "POST", "/v1/accidents/report", {
       location: { lat: 10.82, lon: 106.63 },
@@ -168,13 +190,19 @@ describe("citizen reports: submission, images, verification, review, duplicates"
       images: [(await smallJpeg()).toString("base64")],
       reporter: { name: "Chi", phone: "0908888999" },
     });
-    await until(async () => (await status(app, (high.body as Obj).id)).status === "verified", 8000, "auto verification");
+    await until(
+      async () => (await status(app, (high.body as Obj).id)).status === "verified",
+      8000,
+      "auto verification",
+    );
     const highS = await status(app, (high.body as Obj).id);
     expect(highS).to.include({ status: "verified", verification_status: "confirmed", priority: "none" });
     expect(highS.verified_at).to.be.a("string");
     const reviews = (await http(app.url, "GET", "/v1/reviews")).body as Obj;
     const ids = reviews.reviews.map((x: Obj) => x.report_id);
-    expect(ids).to.include((low.body as Obj).id).and.include((mid.body as Obj).id);
+    expect(ids)
+      .to.include((low.body as Obj).id)
+      .and.include((mid.body as Obj).id);
     expect(ids).not.to.include((high.body as Obj).id);
     expect(ids.indexOf((low.body as Obj).id)).to.be.lessThan(ids.indexOf((mid.body as Obj).id)); // high priority first
     const lowItem = reviews.reviews.find((x: Obj) => x.report_id === (low.body as Obj).id);
@@ -199,7 +227,11 @@ describe("citizen reports: submission, images, verification, review, duplicates"
       description: "Van crashed, police are on the way",
       reporter: { name: "Em", phone: "0902020202" },
     });
-    await until(async () => (await status(app, (first.body as Obj).id)).status === "verified", 8000, "re-score");
+    await until(
+      async () => (await status(app, (first.body as Obj).id)).status === "verified",
+      8000,
+      "re-score",
+    );
   });
 
   it("confirming an accident report creates a TrafficAccident seen in NGSI-LD and SPARQL; a second decision is a 409", async () => {
@@ -212,7 +244,10 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     });
     const id = (r.body as Obj).id;
     await scored(app, id);
-    const d = await http(app.url, "POST", `/v1/reviews/${id}`, { decision: "confirm", note: "seen on camera 12" });
+    const d = await http(app.url, "POST", `/v1/reviews/${id}`, {
+      decision: "confirm",
+      note: "seen on camera 12",
+    });
     expect(d.status).to.equal(200);
     const b = d.body as Obj;
     expect(b).to.include({ status: "verified", verification_status: "confirmed" });
@@ -224,7 +259,10 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     expect(acc.detectionMethod.value).to.equal("citizen_report");
     const q = `PREFIX traffic: <https://w3id.org/citygraph/traffic#>
       SELECT ?sev WHERE { <urn:ngsi-ld:TrafficAccident:${b.linked_accident_id}> a traffic:TrafficAccident ; traffic:severity ?sev . FILTER(isLiteral(?sev)) }`;
-    const s = await http(app.url, "POST", "/sparql", q, { "Content-Type": "application/sparql-query", Accept: "application/sparql-results+json" });
+    const s = await http(app.url, "POST", "/sparql", q, {
+      "Content-Type": "application/sparql-query",
+      Accept: "application/sparql-results+json",
+    });
     expect(s.status).to.equal(200);
     expect((s.body as Obj).results.bindings.map((x: Obj) => x.sev.value)).to.deep.equal(["severe"]);
     expect((await status(app, id)).linked_accident_id).to.equal(b.linked_accident_id);
@@ -235,8 +273,12 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     const again = await http(app.url, "POST", `/v1/reviews/${id}`, { decision: "reject" });
     expect(again.status).to.equal(409);
     expect((again.body as Obj).error.code).to.equal("CONFLICT");
-    const reviews = await http(app.url, "GET", `/ngsi-ld/v1/entities?type=ReportReview`, undefined, { Link: LINK });
-    expect((reviews.body as Obj[]).some((x) => x.refReport.object === `urn:ngsi-ld:CitizenReport:${id}`)).to.equal(true);
+    const reviews = await http(app.url, "GET", `/ngsi-ld/v1/entities?type=ReportReview`, undefined, {
+      Link: LINK,
+    });
+    expect(
+      (reviews.body as Obj[]).some((x) => x.refReport.object === `urn:ngsi-ld:CitizenReport:${id}`),
+    ).to.equal(true);
   });
 
   it("rejecting a report; an unknown decision is a 400; an unknown report a 404", async () => {
@@ -247,7 +289,10 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     });
     const id = (r.body as Obj).id;
     expect((await http(app.url, "POST", `/v1/reviews/${id}`, { decision: "maybe" })).status).to.equal(400);
-    const d = await http(app.url, "POST", `/v1/reviews/${id}`, { decision: "reject", note: "not a traffic problem" });
+    const d = await http(app.url, "POST", `/v1/reviews/${id}`, {
+      decision: "reject",
+      note: "not a traffic problem",
+    });
     expect(d.body).to.include({ status: "rejected", verification_status: "rejected" });
     expect((await http(app.url, "POST", `/v1/reviews/nope`, { decision: "reject" })).status).to.equal(404);
   });
@@ -262,11 +307,17 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     const second = await http(app.url, "POST", "/v1/citizen-reports", body(10.8005));
     const s = await status(app, (second.body as Obj).id);
     expect(s.duplicate_of).to.equal(`urn:ngsi-ld:CitizenReport:${(first.body as Obj).id}`);
-    const queue = ((await http(app.url, "GET", "/v1/reviews")).body as Obj).reviews.map((x: Obj) => x.report_id);
+    const queue = ((await http(app.url, "GET", "/v1/reviews")).body as Obj).reviews.map(
+      (x: Obj) => x.report_id,
+    );
     expect(queue).to.include((first.body as Obj).id);
     expect(queue).not.to.include((second.body as Obj).id);
     await http(app.url, "POST", `/v1/reviews/${(first.body as Obj).id}`, { decision: "confirm" });
-    await until(async () => (await status(app, (second.body as Obj).id)).status === "verified", 5000, "duplicate follows");
+    await until(
+      async () => (await status(app, (second.body as Obj).id)).status === "verified",
+      5000,
+      "duplicate follows",
+    );
   });
 
   it("Open311 GeoReport v2: services, a POST, the request and the list", async () => {
@@ -284,11 +335,16 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     expect(res.status).to.equal(201);
     const [created] = (await res.json()) as Obj[];
     expect(created.service_request_id).to.be.a("string");
-    const one = (await http(app.url, "GET", `/open311/v2/requests/${created.service_request_id}.json`)).body as Obj[];
+    const one = (await http(app.url, "GET", `/open311/v2/requests/${created.service_request_id}.json`))
+      .body as Obj[];
     expect(one[0]).to.include({ service_code: "road_damage", status: "open", lat: 10.79, long: 106.71 });
-    const list = (await http(app.url, "GET", "/open311/v2/requests.json?service_code=road_damage")).body as Obj[];
+    const list = (await http(app.url, "GET", "/open311/v2/requests.json?service_code=road_damage"))
+      .body as Obj[];
     expect(list.map((x) => x.service_request_id)).to.include(created.service_request_id);
-    const bad = await fetch(app.url + "/open311/v2/requests.json", { method: "POST", body: new URLSearchParams({ service_code: "x" }) });
+    const bad = await fetch(app.url + "/open311/v2/requests.json", {
+      method: "POST",
+      body: new URLSearchParams({ service_code: "x" }),
+    });
     expect(bad.status).to.equal(400);
     expect(((await bad.json()) as Obj[])[0].code).to.equal(400);
   });

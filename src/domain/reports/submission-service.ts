@@ -84,7 +84,8 @@ export class SubmissionService {
 
   private async estimate(priority: ReviewPriority): Promise<string> {
     let minutes = Math.ceil(this.verifyDelayMs / 60_000);
-    if (priority !== "none") minutes += (await this.reviewBacklog()) * REVIEW_MINUTES_EACH + REVIEW_MINUTES_EACH;
+    if (priority !== "none")
+      minutes += (await this.reviewBacklog()) * REVIEW_MINUTES_EACH + REVIEW_MINUTES_EACH;
     minutes = Math.max(1, minutes);
     return minutes === 1 ? "1 minute" : `${minutes} minutes`;
   }

@@ -53,7 +53,10 @@ export class VerificationService {
     const q = this.queue;
     if (!q) return;
     if (this.delayMs > 0) {
-      setTimeout(() => void q.enqueue([verifyJob(reportId, priority)]).catch(() => undefined), this.delayMs).unref();
+      setTimeout(
+        () => void q.enqueue([verifyJob(reportId, priority)]).catch(() => undefined),
+        this.delayMs,
+      ).unref();
       return;
     }
     await q.enqueue([verifyJob(reportId, priority)]);
@@ -97,7 +100,9 @@ export class VerificationService {
     ]);
     return {
       cameraDetections: detections.map((d) => d.id),
-      corroboratingReports: others.filter((o) => o.entityId !== r.entityId && o.status !== "rejected").map((o) => o.entityId),
+      corroboratingReports: others
+        .filter((o) => o.entityId !== r.entityId && o.status !== "rejected")
+        .map((o) => o.entityId),
       images: r.images.length,
       record,
       anonymous: r.reporter.isAnonymous,

@@ -6,7 +6,12 @@ import { SMTPServer } from "smtp-server";
 /** EXIF of a phone photo taken in District 1: camera make, GPS position, orientation "rotate 90° CW". */
 const EXIF = {
   IFD0: { Make: "TestPhone", Copyright: "private" },
-  IFD3: { GPSLatitudeRef: "N", GPSLatitude: "10/1 46/1 3700/100", GPSLongitudeRef: "E", GPSLongitude: "106/1 42/1 300/100" },
+  IFD3: {
+    GPSLatitudeRef: "N",
+    GPSLatitude: "10/1 46/1 3700/100",
+    GPSLongitudeRef: "E",
+    GPSLongitude: "106/1 42/1 300/100",
+  },
 };
 
 /** True when an EXIF block carries the GPS IFD pointer tag (0x8825). */
@@ -31,13 +36,24 @@ export const phonePng = (): Promise<Buffer> =>
 
 /** A small JPEG. */
 export const smallJpeg = (): Promise<Buffer> =>
-  sharp({ create: { width: 64, height: 48, channels: 3, background: "#33c" } }).jpeg().toBuffer();
+  sharp({ create: { width: 64, height: 48, channels: 3, background: "#33c" } })
+    .jpeg()
+    .toBuffer();
 
 /** The traffic @context of the service's own documents. */
-export const TRAFFIC_CTX = ["https://w3id.org/citygraph/contexts/traffic.jsonld", "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld"];
+export const TRAFFIC_CTX = [
+  "https://w3id.org/citygraph/contexts/traffic.jsonld",
+  "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld",
+];
 
 /** A TrafficAccident as a camera detection writes it (NGSI-LD, with @context). */
-export function accidentDoc(id: string, lon: number, lat: number, severity: string, at = new Date()): Record<string, unknown> {
+export function accidentDoc(
+  id: string,
+  lon: number,
+  lat: number,
+  severity: string,
+  at = new Date(),
+): Record<string, unknown> {
   return {
     id: `urn:ngsi-ld:TrafficAccident:${id}`,
     type: "TrafficAccident",
@@ -55,7 +71,10 @@ export function accidentDoc(id: string, lon: number, lat: number, severity: stri
 }
 
 /** A point `metres` north of (lon, lat). */
-export const north = (lon: number, lat: number, metres: number): [number, number] => [lon, lat + metres / 111_320];
+export const north = (lon: number, lat: number, metres: number): [number, number] => [
+  lon,
+  lat + metres / 111_320,
+];
 
 /** An HTTP receiver that records JSON bodies. */
 export async function startReceiver(): Promise<{ url: string; bodies: unknown[]; close(): Promise<void> }> {
@@ -82,7 +101,11 @@ export async function startReceiver(): Promise<{ url: string; bodies: unknown[];
 }
 
 /** A real SMTP server (smtp-server) on a free port that keeps every message received. */
-export async function startSmtp(): Promise<{ url: string; mails: { to: string[]; text: string }[]; close(): Promise<void> }> {
+export async function startSmtp(): Promise<{
+  url: string;
+  mails: { to: string[]; text: string }[];
+  close(): Promise<void>;
+}> {
   const mails: { to: string[]; text: string }[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -99,11 +122,19 @@ export async function startSmtp(): Promise<{ url: string; mails: { to: string[];
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** Waits until `check` is true (polling every 50 ms), or fails after `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 8000, what = "condition"): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  ms = 8000,
+  what = "condition",
+): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await check()) return;
