@@ -92,13 +92,20 @@ export async function startReports(
   );
   verification.attach(verifyQueue);
   const review = new ReviewService(graph, places, locks);
+  let backlog = { at: 0, n: Promise.resolve(0) };
+  const reviewBacklog = (): Promise<number> => {
+    // the review queue's length for the estimate, read at most every 10 s (it reads every report)
+    if (Date.now() - backlog.at > 10_000)
+      backlog = { at: Date.now(), n: review.queue().then((q) => q.length) };
+    return backlog.n;
+  };
   const submission = new SubmissionService(
     graph,
     places,
     media,
     verification,
     mediaPath,
-    async () => (await review.queue()).length,
+    reviewBacklog,
     rc.verifyDelayMs,
   );
 

@@ -81,9 +81,14 @@ export class CityPlaces {
       .sort((a, b) => a.metres - b.metres);
   }
 
-  /** "near <nearest camera's intersection>, <district>" from the graph alone (no geocoding service). */
-  async addressOf(lon: number, lat: number): Promise<string | undefined> {
-    const [district, cams] = await Promise.all([this.districtAt(lon, lat), this.camerasNear(lon, lat, 2000)]);
+  /**
+   * "near <nearest camera's intersection>, <district>" from the graph alone (no geocoding service);
+   * `near` are the cameras already found within 500 m, if the caller has them.
+   */
+  async addressOf(lon: number, lat: number, near?: NearCamera[]): Promise<string | undefined> {
+    let cams = near?.length ? near : await this.camerasNear(lon, lat, 500);
+    if (cams.length === 0) cams = await this.camerasNear(lon, lat, 2000);
+    const district = await this.districtAt(lon, lat);
     const parts = [cams[0] ? `near ${cams[0].name}` : undefined, district?.englishName];
     const s = parts.filter(Boolean).join(", ");
     return s || undefined;
