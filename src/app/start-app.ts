@@ -10,6 +10,7 @@ import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { reportsFaces } from "./faces/reports-faces";
 import { restAFace } from "./faces/rest-a-face";
 import { docsFace } from "./faces/docs-face";
 import { restBFace } from "./faces/rest-b-face";
@@ -18,6 +19,7 @@ import { sparqlFace } from "./faces/sparql-face";
 import { cameraImages } from "./images";
 import { buildHttpApp, closeServer, listen } from "./http";
 import { buildNgsiLdCore } from "./ngsi-ld";
+import { startReports } from "./reports";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
 import { buildTrafficDomain } from "./traffic";
@@ -52,6 +54,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
+  const reports = await startReports(config, log, core, contexts, pipeline, traffic);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);
@@ -62,6 +65,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     restAFace(config, traffic, images),
     restBFace(config, traffic, images, core),
     docsFace(),
+    ...reportsFaces(config, reports),
     ...(auth ? [authFace(auth)] : []),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
@@ -75,6 +79,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       stopFeed();
       await closeServer(server);
       await subs.close();
+      await reports.close();
       for (const f of faces) await f.close?.();
       await auth?.close();
       await storage.close();

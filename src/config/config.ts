@@ -1,5 +1,6 @@
 import path from "node:path";
 import { authConfig, type AuthConfig } from "./auth-config";
+import { reportsConfig, type ReportsConfig } from "./reports-config";
 
 /** Log levels in increasing severity. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -132,6 +133,8 @@ export interface Config {
   cameraSnapshotUrl?: string;
   /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, 256 MiB. */
   cameraSnapshotCacheBytes: number;
+  /** Citizen reports and alerts; see {@link ReportsConfig}. */
+  reports: ReportsConfig;
 }
 
 /** How notifications are delivered. */
@@ -158,8 +161,8 @@ export interface NotifyConfig {
   statusFlushMs: number;
 }
 
-/** Thrown for a bad environment value; main() prints its message and exits 1. */
-export class ConfigError extends Error {}
+import { ConfigError } from "./config-error";
+export { ConfigError };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
@@ -270,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
     cameraSnapshotUrl: env.CAMERA_SNAPSHOT_URL?.trim() || undefined,
     cameraSnapshotCacheBytes: intVar(env, "CAMERA_SNAPSHOT_CACHE_BYTES", 256 * 1024 * 1024, 0, 1024 ** 4),
+    reports: reportsConfig(env),
   };
 }
 
