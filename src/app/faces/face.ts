@@ -1,3 +1,5 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import type Router from "@koa/router";
 import type { FaceMount } from "../../api/http/faces";
 
@@ -6,6 +8,8 @@ export interface Face {
   /** Where the face is mounted and how it renders errors; undefined for plain HTTP routes. */
   mount?: FaceMount;
   routers: Router[];
+  /** WebSocket endpoints: the HTTP upgrade requests of `path` go to `handle`. */
+  upgrades?: { path: string; handle(req: IncomingMessage, socket: Duplex, head: Buffer): void }[];
   /** Stops what the face started (sockets, timers). */
   close?(): Promise<void>;
 }
