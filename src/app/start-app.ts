@@ -13,6 +13,7 @@ import { buildHttpApp, closeServer, listen } from "./http";
 import { buildNgsiLdCore } from "./ngsi-ld";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
+import { buildTrafficDomain } from "./traffic";
 
 /** A running citygraph service. */
 export interface RunningApp {
@@ -37,6 +38,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
   pipeline.attach(storage.store, core.repo);
+  const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
+  void traffic;
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
