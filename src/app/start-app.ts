@@ -9,7 +9,12 @@ import { openContexts } from "./contexts";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
-import { buildHttpApp, closeServer, listen } from "./http";
+import { buildHttpApp, closeServer, listen, routeUpgrades } from "./http";
+import { graphqlDeps } from "./graphql-deps";
+import { startLive } from "./live";
+import { graphqlFace } from "./faces/graphql-face";
+import { wsFace } from "./faces/ws-face";
+import { OPEN_SOCKET_AUTH } from "../api/http/socket-auth";
 import { buildNgsiLdCore } from "./ngsi-ld";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
@@ -39,7 +44,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
-  void traffic;
+  const live = await startLive(config, log, storage, core, traffic, pipeline);
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
@@ -48,8 +53,11 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
+    wsFace(config, log, live, OPEN_SOCKET_AUTH),
+    graphqlFace(config, graphqlDeps(config, core, traffic, live, OPEN_SOCKET_AUTH), OPEN_SOCKET_AUTH),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces));
+  routeUpgrades(server, faces);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
   const stopFeed = config.feed ? startFeed({ baseUrl: url, log }) : () => undefined;
 
@@ -57,9 +65,12 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const close = () =>
     (closing ??= (async () => {
       stopFeed();
+      // open WebSockets hold the HTTP server's close: the socket faces close theirs first
+      for (const f of faces) if (f.upgrades) await f.close?.();
       await closeServer(server);
       await subs.close();
-      for (const f of faces) await f.close?.();
+      for (const f of faces) if (!f.upgrades) await f.close?.();
+      await live.close();
       await storage.close();
       log.info("citygraph stopped");
     })());
