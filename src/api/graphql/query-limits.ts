@@ -14,7 +14,7 @@ import {
 } from "graphql";
 
 /** Most tokens one document may hold: a larger one is refused before it is parsed further. */
-export const MAX_TOKENS = 20_000;
+export const MAX_TOKENS = 100_000;
 /** Largest `limit` a list field takes (decisions.md "Largest page: 100 everywhere"). */
 export const MAX_PAGE = 100;
 /** Items a list without a `limit` argument is counted as (the zones, the stations). */
@@ -40,7 +40,8 @@ export function depthLimit(maxDepth: number): ValidationRule {
 /**
  * A query whose estimated result exceeds `maxCost` nodes is refused (QUERY_TOO_COMPLEX): each field
  * costs 1 and a field with a `limit` argument multiplies what lies under it by that limit (the
- * largest page when the limit is a variable or absent), a list without `limit` by 25.
+ * largest page when the limit is a variable, 50 when absent), a list without `limit` by 25 (a
+ * connection's `edges` by 1: its connection's limit counts them).
  */
 export function costLimit(maxCost: number): ValidationRule {
   return (ctx: ValidationContext): ASTVisitor => ({
@@ -91,7 +92,8 @@ function fieldCost(ctx: ValidationContext, f: FieldNode, fields: Fields, seen: S
   const inner = costOf(ctx, f.selectionSet, sub, seen);
   let factor = 1;
   if (def.args.some((a) => a.name === "limit")) factor = limitOf(f);
-  else if (isListType(getNullableType(def.type))) factor = UNSIZED_LIST;
+  // a connection's `edges` are sized by the connection's `limit`, counted already
+  else if (isListType(getNullableType(def.type)) && f.name.value !== "edges") factor = UNSIZED_LIST;
   return 1 + factor * inner;
 }
 
