@@ -286,7 +286,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function liveConfig(env: NodeJS.ProcessEnv): LiveConfig {
   const channel = env.LIVE_CHANNEL?.trim() || "citygraph:live";
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(channel)) {
-    throw new ConfigError(`LIVE_CHANNEL must be 1 to 100 letters, digits, '_', '.', ':' or '-', got "${channel}"`);
+    throw new ConfigError(
+      `LIVE_CHANNEL must be 1 to 100 letters, digits, '_', '.', ':' or '-', got "${channel}"`,
+    );
   }
   return {
     channel,

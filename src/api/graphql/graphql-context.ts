@@ -35,7 +35,11 @@ export interface GraphqlContext extends GraphqlDeps {
 }
 
 /** A fresh context (fresh loaders) for one request or one subscription. */
-export function graphqlContext(deps: GraphqlDeps, principal: Principal | undefined, closeSlow?: () => void): GraphqlContext {
+export function graphqlContext(
+  deps: GraphqlDeps,
+  principal: Principal | undefined,
+  closeSlow?: () => void,
+): GraphqlContext {
   const { cameras } = deps.domain;
   return {
     ...deps,

@@ -25,7 +25,10 @@ export interface GraphqlHttpOptions<C extends OperationContext> {
  * (queries only), automatic persisted queries on both, parse and validation bounded by the token,
  * depth and cost limits, and `extensions.code` on every error.
  */
-export function registerGraphqlRoutes<C extends OperationContext>(router: Router, o: GraphqlHttpOptions<C>): void {
+export function registerGraphqlRoutes<C extends OperationContext>(
+  router: Router,
+  o: GraphqlHttpOptions<C>,
+): void {
   const serve = async (ctx: Context) => {
     const body = ctx.method === "POST" ? await readBody(ctx, o.maxBodyBytes) : null;
     const requestId = requestOf(ctx).id;

@@ -1,6 +1,13 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { getOperationAST, GraphQLError, validate, type GraphQLSchema, type ValidationRule, specifiedRules } from "graphql";
+import {
+  getOperationAST,
+  GraphQLError,
+  validate,
+  type GraphQLSchema,
+  type ValidationRule,
+  specifiedRules,
+} from "graphql";
 import { CloseCode, handleProtocols, makeServer } from "graphql-ws";
 import { WebSocketServer, type WebSocket } from "ws";
 import { AppError, toAppError } from "../../errors";
@@ -57,7 +64,10 @@ export class GraphqlSocketServer {
           const session = await o.auth.authenticate(token);
           ctx.extra.session = session;
           if (session.expiresAt !== undefined) {
-            const t = setTimeout(() => ctx.extra.socket.close(4401, "Token expired"), Math.max(0, session.expiresAt - Date.now()));
+            const t = setTimeout(
+              () => ctx.extra.socket.close(4401, "Token expired"),
+              Math.max(0, session.expiresAt - Date.now()),
+            );
             t.unref();
             ctx.extra.socket.once("close", () => clearTimeout(t));
           }
@@ -80,7 +90,13 @@ export class GraphqlSocketServer {
         const op = getOperationAST(document, payload.operationName);
         const principal = principalOf(ctx.extra);
         if (op?.operation === "mutation" && (!principal || !o.auth.mayWrite(principal))) {
-          return [formatGraphqlError(new GraphQLError("Forbidden", { originalError: new AppError("AccessDenied", "Mutations need the operator role") }))];
+          return [
+            formatGraphqlError(
+              new GraphQLError("Forbidden", {
+                originalError: new AppError("AccessDenied", "Mutations need the operator role"),
+              }),
+            ),
+          ];
         }
         const socket = ctx.extra.socket;
         return {
@@ -95,7 +111,9 @@ export class GraphqlSocketServer {
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatGraphqlError(e).toJSON()),
       onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e).toJSON()) } : undefined,
+        result.errors
+          ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e).toJSON()) }
+          : undefined,
     });
     this.wss.on("connection", (socket: WebSocket, request: IncomingMessage) => {
       const extra: Extra = { socket, alive: true };
@@ -115,7 +133,9 @@ export class GraphqlSocketServer {
             socket.on("message", (data, isBinary) => {
               extra.alive = true;
               if (isBinary) return socket.close(CloseCode.BadRequest, "Binary frames are not accepted");
-              cb(String(data)).catch(() => socket.close(CloseCode.InternalServerError, "Internal server error"));
+              cb(String(data)).catch(() =>
+                socket.close(CloseCode.InternalServerError, "Internal server error"),
+              );
             }),
         },
         extra,

@@ -44,5 +44,7 @@ export function bearerToken(value: unknown): string | undefined {
 
 /** The WebSocket close code of an auth failure: 4401 unauthorized, 4403 forbidden (decisions.md "Errors"). */
 export function authCloseCode(e: AppError): number {
-  return e.kind === "AccessDenied" ? 4000 + ERROR_KINDS.AccessDenied.status : 4000 + ERROR_KINDS.Unauthorized.status;
+  return e.kind === "AccessDenied"
+    ? 4000 + ERROR_KINDS.AccessDenied.status
+    : 4000 + ERROR_KINDS.Unauthorized.status;
 }

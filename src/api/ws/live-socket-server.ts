@@ -30,7 +30,11 @@ export class LiveSocketServer {
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly opts: LiveSocketOptions) {
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxFrameBytes, perMessageDeflate: false });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: opts.maxFrameBytes,
+      perMessageDeflate: false,
+    });
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -49,7 +53,13 @@ export class LiveSocketServer {
     );
   }
 
-  private accept(req: IncomingMessage, socket: Duplex, head: Buffer, session?: SocketSession, err?: unknown): void {
+  private accept(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    session?: SocketSession,
+    err?: unknown,
+  ): void {
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       ws.on("error", (e) => this.opts.log("debug", "websocket error", { error: e.message }));
       if (!session) {
@@ -61,7 +71,10 @@ export class LiveSocketServer {
       this.connections.set(ws, conn);
       let expiry: NodeJS.Timeout | undefined;
       if (session.expiresAt !== undefined) {
-        expiry = setTimeout(() => conn.close(4401, "Token expired"), Math.max(0, session.expiresAt - Date.now()));
+        expiry = setTimeout(
+          () => conn.close(4401, "Token expired"),
+          Math.max(0, session.expiresAt - Date.now()),
+        );
         expiry.unref();
       }
       ws.on("close", () => {

@@ -6,7 +6,15 @@ const traffic = (zoneId: string, tenant = ""): LiveEvent => ({
   channel: "traffic",
   tenant,
   at: "2026-01-01T00:00:00.000Z",
-  data: { zoneId, congestionLevel: "free", congestionIndex: 0, avgSpeed: 30, vehicleCount: 1, incidentCount: 0, reporting: 1 },
+  data: {
+    zoneId,
+    congestionLevel: "free",
+    congestionIndex: 0,
+    avgSpeed: 30,
+    vehicleCount: 1,
+    incidentCount: 0,
+    reporting: 1,
+  },
 });
 const accident = (severity: "minor" | "severe"): LiveEvent => ({
   channel: "accidents",

@@ -21,10 +21,12 @@ describe("BatchLoader", () => {
       batches++;
       return keys;
     });
-    await Promise.all(Array.from({ length: 100 }, async (_, i) => {
-      await Promise.resolve();
-      return loader.load(i % 7);
-    }));
+    await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        await Promise.resolve();
+        return loader.load(i % 7);
+      }),
+    );
     expect(batches).to.equal(1);
   });
 

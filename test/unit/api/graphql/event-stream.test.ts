@@ -3,7 +3,11 @@ import { EventStream } from "../../../../src/api/graphql/event-stream";
 
 describe("EventStream", () => {
   it("hands pushed values to a waiting reader, in order", async () => {
-    const s = new EventStream<number>(10, () => undefined, () => undefined);
+    const s = new EventStream<number>(
+      10,
+      () => undefined,
+      () => undefined,
+    );
     const first = s.next();
     s.push(1);
     s.push(2);
@@ -12,7 +16,12 @@ describe("EventStream", () => {
   });
 
   it("coalesces by key while values wait (newest wins)", async () => {
-    const s = new EventStream<{ z: string; v: number }>(10, () => undefined, () => undefined, (x) => x.z);
+    const s = new EventStream<{ z: string; v: number }>(
+      10,
+      () => undefined,
+      () => undefined,
+      (x) => x.z,
+    );
     s.push({ z: "a", v: 1 });
     s.push({ z: "b", v: 1 });
     s.push({ z: "a", v: 2 });
@@ -23,7 +32,11 @@ describe("EventStream", () => {
   it("ends and reports an overflow past its bound; return() ends it once", async () => {
     let ended = 0;
     let overflow = 0;
-    const s = new EventStream<number>(2, () => ended++, () => overflow++);
+    const s = new EventStream<number>(
+      2,
+      () => ended++,
+      () => overflow++,
+    );
     s.push(1);
     s.push(2);
     s.push(3);

@@ -13,9 +13,24 @@ function model(zoneStates: Map<string, ZoneTrafficEventData>, asked: string[]): 
   return {
     accident: (e) =>
       e.type === "TrafficAccident"
-        ? ({ id: e.id, entityId: e.id, timestamp: "", location: { lat: 0, lon: 0 }, severity: v(e, "severity"), status: v(e, "status"), vehiclesInvolved: 1, injuries: 0, fatalities: 0, images: [], zoneId: v(e, "zone") } as AccidentState)
+        ? ({
+            id: e.id,
+            entityId: e.id,
+            timestamp: "",
+            location: { lat: 0, lon: 0 },
+            severity: v(e, "severity"),
+            status: v(e, "status"),
+            vehiclesInvolved: 1,
+            injuries: 0,
+            fatalities: 0,
+            images: [],
+            zoneId: v(e, "zone"),
+          } as AccidentState)
         : undefined,
-    weather: (e) => (e.type === "WeatherObserved" ? { at: v(e, "t"), data: { stationId: e.id, location: { lat: 0, lon: 0 } } } : undefined),
+    weather: (e) =>
+      e.type === "WeatherObserved"
+        ? { at: v(e, "t"), data: { stationId: e.id, location: { lat: 0, lon: 0 } } }
+        : undefined,
     flowZone: (e) => (e.type === "TrafficFlowObserved" ? v(e, "zone") : undefined),
     zoneState: (z) => {
       asked.push(z);
@@ -39,7 +54,13 @@ const commit = (after: Entity[], before: Entity[] = []): CommitEvent => ({
   },
 });
 const zone = (zoneId: string, vehicleCount: number): ZoneTrafficEventData => ({
-  zoneId, congestionLevel: "free", congestionIndex: 0, avgSpeed: 30, vehicleCount, incidentCount: 0, reporting: 1,
+  zoneId,
+  congestionLevel: "free",
+  congestionIndex: 0,
+  avgSpeed: 30,
+  vehicleCount,
+  incidentCount: 0,
+  reporting: 1,
 });
 
 describe("LiveProducer", () => {
@@ -48,7 +69,8 @@ describe("LiveProducer", () => {
   beforeEach(() => {
     events = [];
     bus = new LocalLiveBus();
-    for (const channel of ["traffic", "accidents", "weather"] as const) bus.subscribe({ tenant: "", channel }, (e) => events.push(e));
+    for (const channel of ["traffic", "accidents", "weather"] as const)
+      bus.subscribe({ tenant: "", channel }, (e) => events.push(e));
   });
 
   it("publishes an accident's creation, its severity change and its status change, nothing for other edits", () => {
@@ -57,13 +79,30 @@ describe("LiveProducer", () => {
     p.apply(commit([a1]));
     p.apply(commit([{ ...a1, severity: "severe" }], [a1]));
     p.apply(commit([{ ...a1, severity: "severe", status: "resolved" }], [{ ...a1, severity: "severe" }]));
-    p.apply(commit([{ ...a1, severity: "severe", status: "resolved" }], [{ ...a1, severity: "severe", status: "resolved" }]));
-    const changes = events.filter((e) => e.channel === "accidents").map((e) => (e.channel === "accidents" ? [e.data.change, e.data.previousSeverity ?? e.data.previousStatus] : []));
-    expect(changes).to.deep.equal([["created", undefined], ["severity_changed", "minor"], ["status_changed", "active"]]);
+    p.apply(
+      commit(
+        [{ ...a1, severity: "severe", status: "resolved" }],
+        [{ ...a1, severity: "severe", status: "resolved" }],
+      ),
+    );
+    const changes = events
+      .filter((e) => e.channel === "accidents")
+      .map((e) =>
+        e.channel === "accidents" ? [e.data.change, e.data.previousSeverity ?? e.data.previousStatus] : [],
+      );
+    expect(changes).to.deep.equal([
+      ["created", undefined],
+      ["severity_changed", "minor"],
+      ["status_changed", "active"],
+    ]);
   });
 
   it("recomputes only the zones a commit touched, once each, and publishes a zone only when its state changed", () => {
-    const states = new Map([["z1", zone("z1", 5)], ["z2", zone("z2", 7)], ["z3", zone("z3", 1)]]);
+    const states = new Map([
+      ["z1", zone("z1", 5)],
+      ["z2", zone("z2", 7)],
+      ["z3", zone("z3", 1)],
+    ]);
     const asked: string[] = [];
     const p = new LiveProducer(model(states, asked), bus);
     const flow = (id: string, z: string) => ({ id, type: "TrafficFlowObserved", zone: z });
