@@ -29,7 +29,8 @@ export interface GraphqlDeps {
 export interface GraphqlContext extends GraphqlDeps {
   principal?: Principal;
   cameras: BatchLoader<string, CameraView | null>;
-  statistics: BatchLoader<string, CameraDetailStats>;
+  /** A camera's statistics, computed once per request (in memory: no promise per camera). */
+  statistics(cameraId: string): CameraDetailStats;
   /** Closes the subscription's socket when its reader is too slow (WebSocket only). */
   closeSlow?: () => void;
 }
@@ -51,6 +52,15 @@ export function graphqlContext(
         return c ? cameras.view(c) : null;
       }),
     ),
-    statistics: new BatchLoader((ids) => ids.map((id) => cameras.detailStats(id))),
+    statistics: memo((id) => cameras.detailStats(id)),
+  };
+}
+
+function memo<V>(f: (key: string) => V): (key: string) => V {
+  const seen = new Map<string, V>();
+  return (key) => {
+    let v = seen.get(key);
+    if (v === undefined) seen.set(key, (v = f(key)));
+    return v;
   };
 }

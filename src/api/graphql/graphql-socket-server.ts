@@ -13,6 +13,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { AppError, toAppError } from "../../errors";
 import { authCloseCode, bearerToken, type SocketAuth, type SocketSession } from "../http/socket-auth";
 import type { Principal } from "../http/request-context";
+import { DocumentCache } from "./document-cache";
 import { formatGraphqlError } from "./graphql-errors";
 import { parseLimited } from "./parse-limited";
 
@@ -55,7 +56,7 @@ export class GraphqlSocketServer {
       perMessageDeflate: false,
       handleProtocols: (protocols) => handleProtocols(protocols),
     });
-    const parse = parseLimited(o.maxDepth);
+    const docs = new DocumentCache(parseLimited(o.maxDepth));
     const server = makeServer<Record<string, unknown> | undefined, Extra>({
       schema: o.schema,
       onConnect: async (ctx) => {
@@ -81,11 +82,11 @@ export class GraphqlSocketServer {
       onSubscribe: (ctx, _id, payload) => {
         let document;
         try {
-          document = parse(payload.query);
+          document = docs.parse(payload.query);
         } catch (e) {
           return [formatGraphqlError(e instanceof GraphQLError ? e : new GraphQLError(String(e)))];
         }
-        const errors = validate(o.schema, document, [...specifiedRules, ...o.rules]);
+        const errors = docs.validate(o.schema, document, [...specifiedRules, ...o.rules]);
         if (errors.length) return errors.map((e) => formatGraphqlError(e));
         const op = getOperationAST(document, payload.operationName);
         const principal = principalOf(ctx.extra);
