@@ -5,8 +5,12 @@ import { seedIfEmpty } from "../demo/ingest/start-data";
 import { CommitPipeline } from "../events/commit-pipeline";
 import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
+import { openAuth } from "../auth/open-auth";
+import { authGates } from "./auth";
 import { openContexts } from "./contexts";
+import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { restAFace } from "./faces/rest-a-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
 import { buildHttpApp, closeServer, listen, routeUpgrades } from "./http";
@@ -14,7 +18,7 @@ import { graphqlDeps } from "./graphql-deps";
 import { startLive } from "./live";
 import { graphqlFace } from "./faces/graphql-face";
 import { wsFace } from "./faces/ws-face";
-import { OPEN_SOCKET_AUTH } from "../api/http/socket-auth";
+import { liveAuth } from "./live-auth";
 import { buildNgsiLdCore } from "./ngsi-ld";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
@@ -31,7 +35,7 @@ export interface RunningApp {
 }
 
 /**
- * The composition root (DESIGN.md "Layout"): opens the storage, builds the NGSI-LD model and the
+ * The composition root (docs/design.md "Layout"): opens the storage, builds the NGSI-LD model and the
  * commit pipeline, mounts the faces on one HTTP server, then seeds the demo city and starts its feed.
  */
 export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
@@ -49,17 +53,22 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
 
+  const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
+  const pushAuth = liveAuth(auth);
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
-    wsFace(config, log, live, OPEN_SOCKET_AUTH),
-    graphqlFace(config, graphqlDeps(config, core, traffic, live, OPEN_SOCKET_AUTH), OPEN_SOCKET_AUTH),
+    restAFace(config, traffic),
+    ...(auth ? [authFace(auth)] : []),
+    wsFace(config, log, live, pushAuth),
+    graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth), pushAuth),
   ];
-  const { server, url } = await listen(config, buildHttpApp(log, faces));
+  const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
   routeUpgrades(server, faces);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
-  const stopFeed = config.feed ? startFeed({ baseUrl: url, log }) : () => undefined;
+  const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;
+  const stopFeed = config.feed ? startFeed({ baseUrl: url, log, credential }) : () => undefined;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -71,6 +80,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       await subs.close();
       for (const f of faces) if (!f.upgrades) await f.close?.();
       await live.close();
+      await auth?.close();
       await storage.close();
       log.info("citygraph stopped");
     })());

@@ -20,6 +20,8 @@ export interface GraphqlDeps {
   submitReport?(input: Record<string, unknown>, principal: Principal | undefined): Promise<SubmittedReport>;
   /** True if the principal may change data (operators, admins). */
   mayWrite(principal: Principal | undefined): boolean;
+  /** True if the principal may submit citizen reports. */
+  mayReport(principal: Principal | undefined): boolean;
   bus: LiveBus;
   /** Events waiting for one slow subscription before its socket is closed. */
   queueMessages: number;

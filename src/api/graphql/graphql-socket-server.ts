@@ -11,7 +11,8 @@ import {
 import { CloseCode, handleProtocols, makeServer } from "graphql-ws";
 import { WebSocketServer, type WebSocket } from "ws";
 import { AppError, toAppError } from "../../errors";
-import { authCloseCode, bearerToken, type SocketAuth, type SocketSession } from "../http/socket-auth";
+import type { LiveAuth, SocketSession } from "../http/live-auth";
+import { closeCodeOf } from "../http/socket-auth";
 import type { Principal } from "../http/request-context";
 import { DocumentCache } from "./document-cache";
 import { formatGraphqlError } from "./graphql-errors";
@@ -27,7 +28,7 @@ export interface GraphqlSocketOptions {
   maxDepth: number;
   maxFrameBytes: number;
   heartbeatMs: number;
-  auth: SocketAuth;
+  auth: LiveAuth;
   /** The resolvers' context of one subscription. */
   context(principal: Principal | undefined, closeSlow: () => void): Record<string, unknown>;
 }
@@ -60,9 +61,8 @@ export class GraphqlSocketServer {
     const server = makeServer<Record<string, unknown> | undefined, Extra>({
       schema: o.schema,
       onConnect: async (ctx) => {
-        const token = bearerToken(ctx.connectionParams?.authorization);
         try {
-          const session = await o.auth.authenticate(token);
+          const session = await o.auth.connection(ctx.connectionParams);
           ctx.extra.session = session;
           if (session.expiresAt !== undefined) {
             const t = setTimeout(
@@ -75,7 +75,7 @@ export class GraphqlSocketServer {
           return true;
         } catch (e) {
           const err = toAppError(e);
-          ctx.extra.socket.close(authCloseCode(err), err.message.slice(0, 120));
+          ctx.extra.socket.close(closeCodeOf(err), err.message.slice(0, 120));
           return false;
         }
       },

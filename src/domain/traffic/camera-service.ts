@@ -29,7 +29,7 @@ export interface CameraView {
 
 /** The detail statistics of a camera (§2 Camera `statistics`). */
 export interface CameraDetailStats {
-  /** Share of the last 24 hours (0..100) with observations, in 5-minute slots. */
+  /** Share of the last 24 hours (0..100) with observations, in 15-minute slots. */
   uptime24h: number;
   /** Vehicles detected since local midnight. */
   detectionsToday: number;
@@ -93,14 +93,14 @@ export class CameraService {
     const slots = new Set<number>();
     let day = 0;
     this.history.forEach(flowId, "intensity", now - DAY, now + 1, (t, v) => {
-      slots.add(Math.floor(t / 300_000));
+      slots.add(Math.floor((t - 1) / 900_000));
       day += v;
     });
     const midnight = Math.floor((now + LOCAL_OFFSET_MS) / DAY) * DAY - LOCAL_OFFSET_MS;
     let today = 0;
     this.history.forEach(flowId, "intensity", midnight, now + 1, (_t, v) => (today += v));
     return {
-      uptime24h: Math.round((Math.min(288, slots.size) / 288) * 1000) / 10,
+      uptime24h: Math.round((Math.min(96, slots.size) / 96) * 1000) / 10,
       detectionsToday: Math.round(today),
       avgVehicleCount: Math.round(day / 24),
     };

@@ -3,6 +3,7 @@ import type { Entity } from "../../ngsi-ld/model/entity";
 import type { TemporalIndex } from "../../ngsi-ld/temporal/temporal-index";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
+import { AnalyticsService } from "../analytics/analytics-service";
 import { AccidentService, type AccidentStatusWriter } from "./accident-service";
 import { AirQualityService } from "./air-quality-service";
 import { CameraService } from "./camera-service";
@@ -34,6 +35,7 @@ export interface TrafficDomain {
   zones: ZoneService;
   weather: WeatherService;
   airQuality: AirQualityService;
+  analytics: AnalyticsService;
   /** The state the services read; `version` changes with every change. */
   projection: TrafficProjection;
   rollup: FlowRollup;
@@ -44,7 +46,7 @@ export interface TrafficDomain {
   load(): Promise<void>;
 }
 
-/** Builds the traffic domain (DESIGN.md "domain/"); the composition root calls this once. */
+/** Builds the traffic domain (docs/design.md "domain/"); the composition root calls this once. */
 export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
   const now = deps.now ?? Date.now;
   const projection = new TrafficProjection(deps.traffic);
@@ -73,6 +75,7 @@ export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
     zones: new ZoneService(projection, rollup, accidents, now),
     weather: new WeatherService(projection, history, now),
     airQuality: new AirQualityService(projection, history),
+    analytics: new AnalyticsService(projection, rollup, history),
     projection,
     rollup,
     history,

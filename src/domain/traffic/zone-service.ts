@@ -156,15 +156,21 @@ export class ZoneService {
     for (let k = 0; k < hours; k++) {
       const t = firstHour + k * 3_600_000;
       const h = Math.max(1, Math.round((t - model.next) / BUCKET_MS) + 1);
-      const { value, sd } = model.predict(h);
+      const { value, sd: fitSd } = model.predict(h);
       const speed = Math.max(0, value);
+      // with less than a week of history the profile has not seen this hour of the week: widen, trust less
+      const coverage = Math.min(1, model.fit.weeks);
+      const sd = fitSd + 0.15 * speed * (1 - coverage);
       points.push({
         timestamp: t,
         speed: round1(speed),
         low: round1(Math.max(0, speed - 1.96 * sd)),
         high: round1(speed + 1.96 * sd),
         level: congestionLevel(speed, freeFlow),
-        confidence: speed > 0 ? Math.round(Math.max(0, Math.min(1, 1 - (1.96 * sd) / speed)) * 100) / 100 : 0,
+        confidence:
+          speed > 0
+            ? Math.round(Math.max(0, Math.min(1, 1 - (1.96 * sd) / speed)) * coverage * 100) / 100
+            : 0,
       });
     }
     return { model, points };

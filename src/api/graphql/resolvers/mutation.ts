@@ -22,6 +22,8 @@ export const mutationResolvers: Resolvers = {
           },
         );
       }
+      if (!ctx.mayReport(ctx.principal))
+        throw new AppError("AccessDenied", "Submitting a report needs the report permission");
       const input = { ...a.input, category: String(a.input.category).toLowerCase() };
       return ctx.submitReport(input, ctx.principal);
     },

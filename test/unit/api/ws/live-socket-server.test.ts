@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import type { SocketAuth } from "../../../../src/api/http/socket-auth";
+import type { LiveAuth } from "../../../../src/api/http/live-auth";
 import { LiveSocketServer } from "../../../../src/api/ws/live-socket-server";
 import { AppError } from "../../../../src/errors";
 import { LocalLiveBus } from "../../../../src/events/live-bus";
@@ -9,15 +9,22 @@ import { NO_REPLAY } from "../../../../src/events/live-replay";
 import { WsProbe } from "../../../integration/helpers/live-clients";
 
 /** Tokens: "good" (no expiry), "short" (expires in 200 ms), "viewer-only" (forbidden), anything else unauthorized. */
-const auth: SocketAuth = {
-  authenticate: async (token) => {
-    const principal = { id: "u", kind: "user" as const, role: "viewer" as const, tenants: [] };
-    if (token === "good") return { principal };
-    if (token === "short") return { principal, expiresAt: Date.now() + 200 };
-    if (token === "viewer-only") throw new AppError("AccessDenied", "No permission for live events");
-    throw new AppError("Unauthorized", token ? "Invalid token" : "A token is required");
-  },
+/** The test's tokens, from `?token=` or `Authorization: Bearer`. */
+const tokenOf = (req: http.IncomingMessage) =>
+  new URL(req.url ?? "/", "http://x").searchParams.get("token") ??
+  req.headers.authorization?.replace(/^Bearer /, "");
+const check = async (token: string | undefined) => {
+  const principal = { id: "u", kind: "user" as const, role: "viewer" as const, tenants: [] };
+  if (token === "good") return { principal };
+  if (token === "short") return { principal, expiresAt: Date.now() + 200 };
+  if (token === "viewer-only") throw new AppError("AccessDenied", "No permission for live events");
+  throw new AppError("Unauthorized", token ? "Invalid token" : "A token is required");
+};
+const auth: LiveAuth = {
+  upgrade: (req) => check(tokenOf(req)),
+  connection: (params) => check(params?.authorization as string | undefined),
   mayWrite: () => false,
+  mayReport: () => false,
 };
 
 describe("LiveSocketServer: the auth hook", () => {
