@@ -3,7 +3,6 @@ import type { Duplex } from "node:stream";
 import {
   getOperationAST,
   GraphQLError,
-  validate,
   type GraphQLSchema,
   type ValidationRule,
   specifiedRules,
