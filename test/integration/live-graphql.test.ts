@@ -132,7 +132,7 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
     expect(d.airQuality.stations).to.be.an("array");
   });
 
-  it("updateCameraStatus is seen by NGSI-LD GET and SPARQL", async () => {
+  it("updateCameraStatus is seen by NGSI-LD GET, REST A and SPARQL", async () => {
     const { body } = await gql(
       app.url,
       `mutation { updateCameraStatus(id: "0", status: ERROR) { id status } }`,
@@ -150,6 +150,8 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
     const rows = ((await sparql.json()) as { results: { bindings: { s: { value: string } }[] } }).results
       .bindings;
     expect(rows.map((r) => r.s.value)).to.deep.equal(["error"]);
+    const restA = (await (await fetch(`${app.url}/v1/cameras/0`)).json()) as { status: string };
+    expect(restA.status).to.equal("error");
     const back = await gql(app.url, `{ camera(id: "0") { status } }`);
     expect(back.body.data).to.deep.equal({ camera: { status: "ERROR" } });
   });
