@@ -53,6 +53,9 @@ import { SubscriptionNotifier } from "./ngsi-ld/subscriptions/subscription-notif
 import { queryEntities } from "./ngsi-ld/query/entity-query";
 import { createNotificationQueue } from "./jobs/create-queue";
 import { closeMqttClients } from "./jobs/mqtt-sender";
+import { openFederation } from "./ngsi-ld/federation/federation";
+import { federationMiddleware } from "./api/ngsi-ld/federation-middleware";
+import { registerCsourceRegistrationRoutes } from "./api/ngsi-ld/csource-registration-routes";
 
 /** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
 const fastEntityCodec: EntityCodec = {
@@ -188,13 +191,25 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     statsFlushMs: config.notify.statusFlushMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
+  const federation = await openFederation({
+    store,
+    compile,
+    timeoutMs: config.federationTimeoutMs,
+    brokerId: config.federationBrokerId,
+    statsFlushMs: config.notify.statusFlushMs,
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
   const queue = createNotificationQueue(
     config.notify,
     config.redisUrl,
-    (r) => notifier.onResult(r),
+    (r) => {
+      notifier.onResult(r);
+      federation.onResult(r);
+    },
     (e) => log.error("notification queue error", { error: e.message }),
   );
   notifier.attach(queue);
+  federation.attach(queue);
   store.onCommit((e) => notifier.onCommit(e));
   repo.setCommitBarrier((seq) => notifier.settled(seq));
   const entities = new EntityService(repo);
@@ -219,6 +234,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
+  ngsi.use(federationMiddleware(federation.distributor, (t, id) => index.types(t, id)));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo), responses);
   registerBatchRoutes(ngsi, batch, entities, contexts);
   registerQueryRoutes(ngsi, querySources, rendered, config.maxLimit);
@@ -227,6 +243,14 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registerTemporalRoutes(ngsi, temporal);
   registerTemporalQueryRoutes(ngsi, temporal.index, config.temporalPageInstances, config.maxLimit);
   registerSubscriptionRoutes(ngsi, subscriptions, compile, config.maxLimit);
+  registerCsourceRegistrationRoutes(ngsi, federation.registrations, config.maxLimit);
+  registerSubscriptionRoutes(
+    ngsi,
+    federation.csourceSubscriptions,
+    compile,
+    config.maxLimit,
+    "/csourceSubscriptions",
+  );
   registerNotificationRoutes(root, queue);
   for (const r of [root, ngsi]) {
     app.use(r.routes());
@@ -263,6 +287,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       });
       notifier.close();
       await subscriptions.flush();
+      await federation.close();
       await queue.close();
       await closeMqttClients();
       await sparql.close();
