@@ -48,9 +48,14 @@ export function mergeEntities(local: ShownEntity[], answers: SourceAnswer[]): Sh
         }
         for (const n of a.names) delete l[n];
       }
+      const own = a.mode === "exclusive" || a.mode === "redirect";
       for (const [k, v] of Object.entries(r)) {
         if (ENTITY_MEMBERS.has(k)) continue;
-        if (!(k in l) || a.mode === "exclusive" || a.mode === "redirect") {
+        if (own) {
+          if (a.names!.has(k)) l[k] = v; // what else the source shows is not its to give
+          continue;
+        }
+        if (!(k in l)) {
           l[k] = v;
           continue;
         }
