@@ -148,9 +148,9 @@ describe("distributed operations between two brokers (ETSI GS CIM 009 v1.8 §4.3
         speed: { type: "Property", value: 11 },
       });
       expect(w.status).to.equal(207);
-      expect(
-        (w.body as { csourceErrors: { registrationId: string }[] }).csourceErrors[0].registrationId,
-      ).to.equal(reg);
+      const errors = (w.body as { errors: { registrationId: string; error: { status: number } }[] }).errors;
+      expect(errors[0].registrationId).to.equal(reg);
+      expect(errors[0].error.status).to.equal(504);
       const local = await http(a.url, "GET", `${ENTITIES}/urn:ngsi-ld:Vehicle:a1?local=true`);
       expect((local.body as { speed: { value: number } }).speed.value).to.equal(11);
     } finally {

@@ -1,5 +1,5 @@
 import type { Context, Next } from "koa";
-import { AppError, notFound } from "../../errors";
+import { AppError, ERROR_KINDS, notFound, type ErrorKind } from "../../errors";
 import type { Distributor, Forwarding, SourceFailure } from "../../ngsi-ld/federation/distributor";
 import { mergeEntities, type ShownEntity } from "../../ngsi-ld/federation/merge-entities";
 import { modeOf, type Operation } from "../../ngsi-ld/federation/registration";
@@ -121,6 +121,9 @@ export function federationMiddleware(
   };
 }
 
+/** An entity id (a URI) as a path segment: kept as written but for the characters that end a segment. */
+const idInPath = (id: string) => id.replace(/[/?#%\s]/g, (c) => encodeURIComponent(c));
+
 const META = new Set(["id", "type", "@context", "scope"]);
 
 async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwarding): Promise<void> {
@@ -137,13 +140,18 @@ async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwardin
   const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
   const count = param(ctx, "count") === "true";
   // every answer from the first entity to the end of the page asked for, merged, then paged here
+  // with an offset, every answer from the first entity to the end of the page asked for, merged, then
+  // paged here; without one, the request as it came
   const q = new URLSearchParams(ctx.querystring);
-  q.set("offset", "0");
-  q.set("limit", String(offset + limit));
   q.delete("count");
-  const remote = dist.read(crs, "/entities", q.toString(), fwd, s.ldContext);
+  if (offset > 0) {
+    q.set("offset", "0");
+    q.set("limit", String(offset + limit));
+  }
+  const forwarded = offset > 0 || count ? q.toString() : ctx.querystring;
+  const remote = dist.read(crs, "/entities", forwarded, fwd, s.ldContext);
   const original = ctx.querystring;
-  ctx.querystring = q.toString();
+  if (offset > 0) ctx.querystring = q.toString();
   try {
     await next();
   } finally {
@@ -171,7 +179,7 @@ async function retrieve(
 ): Promise<void> {
   const s = st(ctx);
   const q = new URLSearchParams(ctx.querystring);
-  const remote = dist.read(crs, `/entities/${encodeURIComponent(id)}`, q.toString(), fwd, s.ldContext);
+  const remote = dist.read(crs, `/entities/${idInPath(id)}`, q.toString(), fwd, s.ldContext);
   let local: ShownEntity[] = [];
   let missing: unknown;
   try {
@@ -234,27 +242,60 @@ async function write(
   });
   const localBody =
     body && taken.size ? Object.fromEntries(Object.entries(body).filter(([k]) => !taken.has(k))) : body;
-  const localHasWork =
-    !allTaken &&
-    !(localBody && route.op !== "createEntity" && Object.keys(localBody).every((k) => META.has(k)));
+  const noAttrsLeft = !!localBody && Object.keys(localBody).every((k) => META.has(k));
+  const localHasWork = !allTaken && !(noAttrsLeft && (route.op !== "createEntity" || taken.size > 0));
+  let localError: AppError | undefined;
   if (localHasWork) {
     s.body = localBody;
-    await next();
+    try {
+      await next();
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      localError = e;
+    }
   }
   const failures = (await Promise.all(sends)).flat();
+  if (localError && failures.length === writers.length) throw localError; // nothing was done anywhere
   if (!localHasWork) {
+    if (failures.length === writers.length && failures[0].status !== undefined && writers.length === 1) {
+      throw new AppError(kindOfStatus(failures[0].status), failures[0].detail, {
+        registrationId: failures[0].registrationId,
+      });
+    }
     ctx.status = route.op === "createEntity" ? 201 : 204;
     if (route.op === "createEntity") ctx.set("Location", `${API}/entities/${id}`);
   }
-  if (failures.length === 0) return;
+  if (failures.length === 0 && !localError) return;
+  // §4.3.6: a part failed: 207 with what failed where (BatchOperationResult-like `errors`)
+  const errors: Record<string, unknown>[] = failures.map((f) => ({
+    entityId: id,
+    registrationId: f.registrationId,
+    error: {
+      type: "https://uri.etsi.org/ngsi-ld/errors/InternalError",
+      title: "Context source error",
+      detail: `${f.endpoint}: ${f.detail}`,
+      ...(f.problem ?? {}),
+      ...(f.status !== undefined ? { status: f.status } : { status: 504 }),
+    },
+  }));
+  if (localError) {
+    errors.push({
+      entityId: id,
+      error: {
+        type: `https://uri.etsi.org/ngsi-ld/errors/${ERROR_KINDS[localError.kind].problem}`,
+        title: ERROR_KINDS[localError.kind].title,
+        status: localError.status,
+        detail: localError.message,
+      },
+    });
+  }
+  const local = ctx.body && typeof ctx.body === "object" && !Buffer.isBuffer(ctx.body) ? ctx.body : {};
   ctx.status = 207;
-  ctx.body = {
-    ...(ctx.body && typeof ctx.body === "object" && !Buffer.isBuffer(ctx.body) ? ctx.body : {}),
-    csourceErrors: failures.map((f) => ({
-      registrationId: f.registrationId,
-      endpoint: f.endpoint,
-      ...(f.status !== undefined ? { status: f.status } : {}),
-      detail: f.detail,
-    })),
-  };
+  ctx.body = { ...local, errors };
+}
+
+/** The error kind that renders a source's HTTP status (for a write only a source took). */
+function kindOfStatus(status: number): ErrorKind {
+  const found = (Object.keys(ERROR_KINDS) as ErrorKind[]).find((k) => ERROR_KINDS[k].status === status);
+  return found ?? "InternalError";
 }

@@ -39,7 +39,13 @@ export function registerSubscriptionRoutes(
   base = "/subscriptions",
 ): void {
   const view = async (ctx: Context, r: SubscriptionRecord) =>
-    subscriptionView(r, await compile(r.context), st(ctx).ldContext, optionsParam(ctx).has("sysAttrs"));
+    subscriptionView(
+      r,
+      await compile(r.context),
+      st(ctx).ldContext,
+      optionsParam(ctx).has("sysAttrs"),
+      base === "/subscriptions",
+    );
 
   const noId = () => {
     throw new AppError(

@@ -116,8 +116,8 @@ export class CsourceNotifier {
       return registrationView(cr, cs.ctx, false, only.length ? only : undefined);
     });
     const job = notificationJob(cs.record, notificationData(cs.record, data), new Date().toISOString());
-    // §5.3.2: a CsourceNotification also says why it was sent
-    job.body = `${job.body.slice(0, -1)},"triggerReason":"${reason}"}`;
+    // §5.3.2: a CsourceNotification is of type ContextSourceNotification and says why it was sent
+    job.body = `${job.body.slice(0, -1).replace('"type":"Notification"', '"type":"ContextSourceNotification"')},"triggerReason":"${reason}"}`;
     return job;
   }
 

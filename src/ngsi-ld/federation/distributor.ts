@@ -30,6 +30,8 @@ export interface SourceFailure {
   endpoint: string;
   status?: number;
   detail: string;
+  /** The source's ProblemDetails, when it answered with one. */
+  problem?: Record<string, unknown>;
 }
 
 /** One write to pass on: method, path under /ngsi-ld/v1, query string, body. */
@@ -101,7 +103,10 @@ export class Distributor {
         try {
           const res = await this.send(cr, req, fwd);
           if (res.status < 200 || res.status > 299) {
-            throw new CsourceError(`answered HTTP ${res.status}`, res.status);
+            const f = failureOf(cr, new CsourceError(`answered HTTP ${res.status}`, res.status));
+            const problem = parseProblem(res.text);
+            if (problem) f.problem = problem;
+            failures.push(f);
           }
         } catch (e) {
           failures.push(failureOf(cr, e));
@@ -146,6 +151,17 @@ function namesOf(cr: CompiledRegistration, ctx: CompiledContext): Set<string> | 
     for (const iri of info.names) out.add(canonicalName(ctx, iri));
   }
   return out;
+}
+
+function parseProblem(text: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === "object" && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function failureOf(cr: CompiledRegistration, e: unknown): SourceFailure {

@@ -72,6 +72,18 @@ export function registrationQuery(
   ctx: CompiledContext,
 ): (cr: CompiledRegistration) => boolean {
   const hasSelector = input.type !== undefined || input.ids || input.idPattern !== undefined;
+  const hasGeo = input.geo && Object.values(input.geo).some((v) => v !== undefined);
+  if (
+    !hasSelector &&
+    !input.attrs &&
+    input.q === undefined &&
+    input.csf === undefined &&
+    !hasGeo &&
+    input.timerel === undefined
+  ) {
+    // §5.10.2: entity types or attribute names (or another filter) are needed
+    throw badRequest("A registration query needs type, attrs, id, idPattern, q, csf, a geo-query or timerel");
+  }
   const filter = buildFilter(
     {
       selectors: hasSelector ? [{ type: input.type, ids: input.ids, idPattern: input.idPattern }] : undefined,
