@@ -5,6 +5,7 @@ import { mergeEntities, type ShownEntity } from "../../ngsi-ld/federation/merge-
 import { modeOf, type Operation } from "../../ngsi-ld/federation/registration";
 import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
 import { viaNames } from "../../ngsi-ld/federation/via";
+import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
 import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
 import type { TypeExpr } from "../../ngsi-ld/query/type-expression";
 import { negotiate, sendNgsi } from "./negotiate";
@@ -104,7 +105,7 @@ export function federationMiddleware(
     if (route.op === "queryEntity") return query(ctx, next, dist, fwd);
     const body = s.body as Record<string, unknown> | undefined;
     const id = route.id ?? (typeof body?.id === "string" ? body.id : undefined);
-    if (id === undefined) return next();
+    if (id === undefined || !isAbsoluteUri(id)) return next(); // the local answer is the 400
     const types =
       route.op === "createEntity" && body?.type !== undefined
         ? (Array.isArray(body.type) ? body.type : [body.type]).map((t) => s.ldContext.expandTerm(String(t)))
@@ -255,7 +256,8 @@ async function write(
     }
   }
   const failures = (await Promise.all(sends)).flat();
-  if (localError && failures.length === writers.length) throw localError; // nothing was done anywhere
+  // nothing was done anywhere: the one part's error as it is
+  if (localError && failures.length === 0) throw localError;
   if (!localHasWork) {
     if (failures.length === writers.length && failures[0].status !== undefined && writers.length === 1) {
       throw new AppError(kindOfStatus(failures[0].status), failures[0].detail, {
