@@ -52,6 +52,19 @@ describe("GET /entities with orderBy (ETSI GS CIM 009 v1.9 §4.23)", function ()
     expect(r.headers.get("ngsild-results-count")).to.equal("3");
   });
 
+  it("orders temporal entities the same way (GET /temporal/entities)", async () => {
+    const temporal = async (orderBy: string) => {
+      const q = `type=Building&timerel=after&timeAt=1970-01-01T00:00:00Z&timeproperty=createdAt&orderBy=${encodeURIComponent(orderBy)}`;
+      const r = await http(app.url, "GET", `/ngsi-ld/v1/temporal/entities?${q}`);
+      expect(r.status, orderBy).to.equal(200);
+      return (r.body as { id: string }[]).map((e) => e.id.replace("urn:ngsi-ld:Building:", ""));
+    };
+    expect(await temporal("name")).to.deep.equal(["o1", "o2", "o3"]);
+    expect(await temporal("name;desc")).to.deep.equal(["o3", "o2", "o1"]);
+    expect(await temporal("createdAt")).to.deep.equal(["o2", "o1", "o3"]);
+    expect(await temporal("name.subProperty;desc")).to.deep.equal(["o3", "o2", "o1"]);
+  });
+
   it("refuses a malformed orderBy with 400", async () => {
     for (const bad of ["name;up", "name..x", ";asc", "name;asc;desc"]) {
       const r = await http(app.url, "GET", `${ENTITIES}?type=Building&orderBy=${encodeURIComponent(bad)}`);
