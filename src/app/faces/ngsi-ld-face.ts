@@ -31,7 +31,9 @@ export function ngsiLdFace(
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts.contexts, config.maxBodyBytes));
   ngsi.use(federationMiddleware(federation.distributor, (t, id) => core.index.types(t, id)));
-  registerEntityRoutes(ngsi, core.entities, core.attributes, contexts.responses);
+  registerEntityRoutes(ngsi, core.entities, core.attributes, contexts.responses, (t, id, name, ctx, ds) =>
+    core.index.has(t, id) ? Promise.resolve(false) : temporal.recordHistoryOnlyDeletion(t, id, name, ctx, ds),
+  );
   registerBatchRoutes(ngsi, core.batch, core.entities, contexts.contexts);
   registerQueryRoutes(ngsi, core.querySources, contexts.rendered, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, contexts.registry);

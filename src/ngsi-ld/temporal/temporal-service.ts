@@ -7,7 +7,7 @@ import { attributeNames, datasetIdOf, instancesOf, typesOf, type Entity } from "
 import { deletedValueOf, valueMemberOf } from "../model/attribute-kinds";
 import type { AttributeInstance } from "../model/normalize-attribute";
 import type { HistoryRecord, RowTuple } from "./history-record";
-import { instanceNumber, instanceToTuple } from "./instance-codec";
+import { instanceNumber, instanceToTuple, rowToInstance } from "./instance-codec";
 import { SegmentSealer } from "./segment-sealer";
 import { TemporalIndex } from "./temporal-index";
 
@@ -203,6 +203,34 @@ export class TemporalService {
       }
     }
     return rows;
+  }
+
+  /**
+   * A deletion through the normal API (§5.6.5) of an attribute of an entity that exists only as a
+   * temporal entity (made by POST /temporal/entities, §5.6.11, which creates no current state): the
+   * history gets the deletion instance (§4.5.0, `deletedAt`) of the attribute's latest default instance
+   * (or of `datasetId`'s). False, and nothing written, if the history has no such attribute.
+   */
+  async recordHistoryOnlyDeletion(
+    tenant: string,
+    id: string,
+    name: string,
+    ctx: CompiledContext,
+    datasetId?: string,
+  ): Promise<boolean> {
+    const e = this.index.entity(tenant, id);
+    const s = e?.attrs.get(ctx.expandTerm(name));
+    if (!e || !s) return false;
+    let last: AttributeInstance | undefined;
+    for (let i = s.length - 1; i >= 0 && !last; i--) {
+      if (this.index.datasetId(s.rest(i)) === datasetId) last = rowToInstance(this.index, s, i, ctx, true);
+    }
+    if (!last) return false;
+    const type = e.types.map((t) => ctx.compactIri(t));
+    const now = Date.now();
+    const rows = this.deletionRows({ id, type, [name]: last }, { id, type }, ctx, now);
+    await this.write(this.putRecord(tenant, { id, type }, ctx, rows, now));
+    return true;
   }
 
   /** §5.6.11: creates the temporal entity, or adds the instances to an existing one. True if created. */
