@@ -237,6 +237,7 @@ export class TemporalService {
   async upsert(tenant: string, e: Entity, ctx: CompiledContext): Promise<boolean> {
     const created = !this.index.entity(tenant, e.id);
     const now = Date.now();
+    if (!created) await this.dropSameObservedAt(tenant, e, ctx);
     await this.write(this.putRecord(tenant, e, ctx, this.rowsOf(e, ctx, now), now));
     return created;
   }
@@ -245,9 +246,33 @@ export class TemporalService {
   async append(tenant: string, id: string, fragment: Entity, ctx: CompiledContext): Promise<void> {
     this.mustExist(tenant, id);
     const now = Date.now();
+    await this.dropSameObservedAt(tenant, { ...fragment, id }, ctx);
     await this.write({
       ...this.putRecord(tenant, { ...fragment, id }, ctx, this.rowsOf(fragment, ctx, now), now),
     });
+  }
+
+  /**
+   * Drops the stored instances that an update's instances replace: those of the same attribute and
+   * datasetId observed at the same time (one observation per attribute and instant; ETSI suite 008_01_01).
+   */
+  private async dropSameObservedAt(tenant: string, e: Entity, ctx: CompiledContext): Promise<void> {
+    const te = this.index.entity(tenant, e.id);
+    if (!te) return;
+    for (const name of attributeNames(e)) {
+      const attr = ctx.expandTerm(name);
+      const s = te.attrs.get(attr);
+      if (!s) continue;
+      const gone = new Set<number>();
+      for (const inst of instancesOf(e, name)) {
+        const t = typeof inst.observedAt === "string" ? Date.parse(inst.observedAt) : NaN;
+        if (Number.isNaN(t)) continue;
+        for (let i = 0; i < s.length; i++) {
+          if (s.obs(i) === t && this.index.datasetId(s.rest(i)) === datasetIdOf(inst)) gone.add(s.iid(i));
+        }
+      }
+      for (const n of gone) await this.write({ op: "delInst", t: tenant, e: e.id, a: attr, n });
+    }
   }
 
   /** §5.6.13: deletes the temporal entity (404 if absent). */
