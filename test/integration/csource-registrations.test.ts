@@ -137,6 +137,9 @@ describe("context source registrations (ETSI GS CIM 009 v1.8 §5.9, §5.10, §5.
     );
     expect(counted.headers.get("ngsild-results-count")).to.equal("2");
     expect(counted.body).to.have.length(1);
+    expect(counted.headers.get("link")).to.contain(
+      '</ngsi-ld/v1/csourceRegistrations?type=Vehicle%2CBuilding&count=true&limit=1&offset=1>;rel="next"',
+    );
     await http(app.url, "DELETE", `${REGS}/${a}`);
     await http(app.url, "DELETE", `${REGS}/${b}`);
   });

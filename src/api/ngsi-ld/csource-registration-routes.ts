@@ -26,6 +26,26 @@ function bodyOf(ctx: Context): unknown {
 }
 
 /**
+ * Link headers to the previous and next pages (§6.3.13): the request's other parameters first, then
+ * `limit` and `offset`.
+ */
+function setRegistrationPageLinks(ctx: Context, offset: number, limit: number, total: number): void {
+  if (limit === 0) return;
+  const q = new URLSearchParams(ctx.querystring);
+  q.delete("limit");
+  q.delete("offset");
+  const link = (o: number, rel: string) => {
+    const rest = q.toString();
+    const qs = `${rest ? `${rest}&` : ""}limit=${limit}&offset=${o}`;
+    return `</ngsi-ld/v1/csourceRegistrations?${qs}>;rel="${rel}";type="application/ld+json"`;
+  };
+  const links: string[] = [];
+  if (offset > 0) links.push(link(Math.max(0, offset - limit), "prev"));
+  if (total > offset + limit) links.push(link(offset + limit, "next"));
+  if (links.length) ctx.set("Link", links.join(","));
+}
+
+/**
  * Routes of the context source registration resources (ETSI GS CIM 009 v1.8 §6.8, §6.9): POST
  * /csourceRegistrations (201 + Location), GET /csourceRegistrations (§5.10.2 query: type, id, idPattern,
  * attrs, q and csf on context source properties, geo-queries on `location`, timerel on the intervals;
@@ -84,6 +104,7 @@ export function registerCsourceRegistrationRoutes(
     );
     const all = regs.list(s.tenant).filter(matches);
     if (count) ctx.set("NGSILD-Results-Count", String(all.length));
+    setRegistrationPageLinks(ctx, offset, limit, all.length);
     const page = all.slice(offset, offset + limit);
     sendNgsi(
       ctx,
