@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const koa = await bareKoa(s);
   rows.push(info("bare Koa", "GET / (ceiling)", koa.okPerSec, "req/s", flags(koa)));
   const dataDir = freshDataDir();
-  const { child } = await startServer({ dataDir, env: { SEED: "on" } });
+  const { child } = await startServer({ dataDir, env: { SEED: "on", AUTH: "off" } });
   try {
     const t0 = Date.now();
     await new Promise<void>((resolve) => {

@@ -61,7 +61,7 @@ export function buildOpenApi(
     };
     if (s.params || Object.keys(q).some((k) => k.endsWith("_id")))
       responses["404"] = err("NOT_FOUND (an unknown id)");
-    if (s.access !== "public") {
+    if (s.access !== "open") {
       responses["401"] = err("UNAUTHORIZED");
       responses["403"] = err("FORBIDDEN");
       responses["429"] = err("RATE_LIMIT_EXCEEDED");
@@ -73,7 +73,8 @@ export function buildOpenApi(
       parameters: params,
       responses,
     };
-    if (s.access !== "public") op["x-required-role"] = s.access;
+    if (s.access !== "open") op["x-required-role"] = s.access === "write" ? "operator" : "viewer";
+    if (s.access === "open") op.security = [];
     if (s.body) op.requestBody = { required: true, content: { "application/json": { schema: s.body } } };
     (paths[openApiPath(s.path)] ??= {})[s.method] = op;
   }

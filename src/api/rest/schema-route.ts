@@ -3,12 +3,13 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import type { Context, Middleware } from "koa";
 import { AppError } from "../../errors";
 import { parseJson, readBody } from "../http/read-body";
+import type { RoutePermission } from "../http/route-permissions";
 
 /** A JSON Schema (the subset the REST faces use; valid in draft-07 and 2020-12 / OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
 
-/** Who may call a route; the auth gate decides what that means. */
-export type Access = "public" | "viewer" | "operator";
+/** What a route needs (the auth gate's actions: `read`, `write`; `open` = no credential). */
+export type Access = "open" | "read" | "write";
 
 /** Validated input of a route. */
 export interface RouteInput {
@@ -20,7 +21,7 @@ export interface RouteInput {
 /**
  * One REST operation, declared once: its path, its query/body/response schemas, who may call it and
  * its handler. The schemas validate the request (ajv) and make the OpenAPI document, so the two
- * cannot drift (DESIGN.md "The request pipeline").
+ * cannot drift (docs/design.md "The request pipeline").
  */
 export interface RouteSpec {
   method: "get" | "post" | "patch" | "put" | "delete";
@@ -40,9 +41,6 @@ export interface RouteSpec {
   produces?: string;
   handler(ctx: Context, input: RouteInput): Promise<unknown> | unknown;
 }
-
-/** A middleware in front of a route that knows what access the route needs (the auth gate's slot). */
-export type RouteGate = (access: Access) => Middleware | undefined;
 
 /** The Ajv instance of request validation: coerces query strings, knows `date-time`. */
 export function requestAjv(): Ajv {
@@ -102,15 +100,14 @@ function firstValues(q: Record<string, string | string[] | undefined>): Record<s
 
 /**
  * Registers the routes on `router`: each validates its query and body against its schemas, then calls
- * its handler and sends what it returns (a Buffer with `produces` as its type, else JSON). `gate`, if
- * given, runs in front of every route with the route's access (the auth gate plugs in here).
+ * its handler and sends what it returns (a Buffer with `produces` as its type, else JSON). Access is
+ * enforced by the request pipeline's auth gate, from the permission lines of {@link permissionLines}.
  */
 export function registerSpecRoutes(
   router: Router,
   specs: readonly RouteSpec[],
-  opts: { gate?: RouteGate; maxBodyBytes: number },
+  opts: { maxBodyBytes: number },
 ): void {
-  const gate = opts.gate;
   const ajv = requestAjv();
   for (const spec of specs) {
     const q: ValidateFunction | undefined = spec.query
@@ -131,8 +128,15 @@ export function registerSpecRoutes(
         ctx.body = out;
       }
     };
-    const g = gate?.(spec.access);
-    const chain = g ? [g, run] : [run];
-    router[spec.method](spec.path, ...chain);
+    router[spec.method](spec.path, run);
   }
+}
+
+/** The auth gate's permission lines of routes mounted under `prefix` (one per route, from its `access`). */
+export function permissionLines(prefix: string, specs: readonly RouteSpec[]): RoutePermission[] {
+  return specs.map((s) => ({
+    method: s.method.toUpperCase(),
+    path: new RegExp(`^${prefix}${s.path.replace(/[.]/g, "\\.").replace(/:[A-Za-z_]+/g, "[^/]+")}$`),
+    access: s.access,
+  }));
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import Router from "@koa/router";
 import { renderRestError } from "../../api/rest/rest-error";
-import { registerSpecRoutes, type RouteGate } from "../../api/rest/schema-route";
+import { permissionLines, registerSpecRoutes } from "../../api/rest/schema-route";
 import { REST_A_PREFIX, restARoutes } from "../../api/rest-a/rest-a-routes";
 import type { Config } from "../../config/config";
 import { RenderedFrameSource, SnapshotUrlSource, type CameraImageSource } from "../../domain/images";
@@ -9,10 +9,10 @@ import type { TrafficDomain } from "../../domain/traffic";
 import type { Face } from "./face";
 
 /**
- * REST variant A at `/v1` (traffic-service-interface.md §4), errors as `{error:{...}}`. `gate` (the
- * auth gate) runs in front of each route with the access the route declares.
+ * REST variant A at `/v1` (traffic-service-interface.md §4), errors as `{error:{...}}`. Each route's
+ * declared access becomes a line of the auth gate's permission table.
  */
-export function restAFace(config: Config, traffic: TrafficDomain, gate?: RouteGate): Face {
+export function restAFace(config: Config, traffic: TrafficDomain): Face {
   const rendered = new RenderedFrameSource();
   const snapshotUrl = config.cameraSnapshotUrl;
   const images: CameraImageSource = snapshotUrl
@@ -24,8 +24,10 @@ export function restAFace(config: Config, traffic: TrafficDomain, gate?: RouteGa
       })
     : rendered;
   const router = new Router({ prefix: REST_A_PREFIX });
-  registerSpecRoutes(router, restARoutes(traffic, images), { gate, maxBodyBytes: config.maxBodyBytes });
+  const specs = restARoutes(traffic, images);
+  registerSpecRoutes(router, specs, { maxBodyBytes: config.maxBodyBytes });
   return {
+    permissions: permissionLines(REST_A_PREFIX, specs),
     mount: { name: "rest-a", prefixes: [`${REST_A_PREFIX}/`], renderError: renderRestError },
     routers: [router],
   };

@@ -49,7 +49,7 @@ export interface TrafficDomain {
   load(): Promise<void>;
 }
 
-/** Builds the traffic domain (DESIGN.md "domain/"); the composition root calls this once. */
+/** Builds the traffic domain (docs/design.md "domain/"); the composition root calls this once. */
 export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
   const now = deps.now ?? Date.now;
   const projection = new TrafficProjection(deps.traffic);
