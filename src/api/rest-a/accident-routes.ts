@@ -18,7 +18,7 @@ export function accidentRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "listAccidents",
       summary: "Accidents, newest first, filtered by period, severity, district and status",
       tag: "accidents",
-      access: "read",
+      access: "viewer",
       query: {
         type: "object",
         properties: {
@@ -63,7 +63,7 @@ export function accidentRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getAccident",
       summary: "One accident with its timeline (detected, status changes, resolved)",
       tag: "accidents",
-      access: "read",
+      access: "viewer",
       params: { accident_id: "Accident id" },
       response: ACCIDENT_DETAIL,
       handler: (_ctx, { params }) => detail(params.accident_id),
@@ -74,7 +74,7 @@ export function accidentRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "updateAccidentStatus",
       summary: "Sets an accident's status (operators); each change adds a timeline event",
       tag: "accidents",
-      access: "write",
+      access: "operator",
       params: { accident_id: "Accident id" },
       body: ACCIDENT_PATCH,
       response: ACCIDENT_DETAIL,

@@ -19,7 +19,7 @@ export function analyticsRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getAnalyticsSummary",
       summary: "Totals and means over a period: vehicles, speed, accidents, congestion, peak hours",
       tag: "analytics",
-      access: "read",
+      access: "viewer",
       query: {
         type: "object",
         required: ["start_date", "end_date"],
@@ -46,7 +46,7 @@ export function analyticsRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getAnalyticsPatterns",
       summary: "Temporal (peak hours by day type), spatial (accident hotspots) or correlation patterns",
       tag: "analytics",
-      access: "read",
+      access: "viewer",
       query: {
         type: "object",
         required: ["type", "start_date", "end_date"],
@@ -95,7 +95,7 @@ export function analyticsRoutes(d: TrafficDomain): RouteSpec[] {
       summary:
         "Pearson correlations between rain, temperature, AQI, speed, vehicle count and accidents over the last 7 days, hourly, with t-test p-values",
       tag: "analytics",
-      access: "read",
+      access: "viewer",
       response: CORRELATIONS,
       handler: () => {
         const to = Math.floor(Date.now() / 3_600_000) * 3_600_000;

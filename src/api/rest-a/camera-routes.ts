@@ -40,7 +40,7 @@ export function cameraRoutes(d: TrafficDomain, images: CameraImageSource): Route
       operationId: "listCameras",
       summary: "Cameras, filtered by district (polygon containment) and status, offset pagination",
       tag: "cameras",
-      access: "read",
+      access: "viewer",
       query: {
         type: "object",
         properties: { district: Q.district, status: CAMERA_STATUS, limit: Q.limit, offset: Q.offset },
@@ -62,7 +62,7 @@ export function cameraRoutes(d: TrafficDomain, images: CameraImageSource): Route
       operationId: "getCamera",
       summary: "One camera with its statistics (uptime over 24 h, detections today, mean vehicles per hour)",
       tag: "cameras",
-      access: "read",
+      access: "viewer",
       params: { camera_id: "Camera id" },
       response: CAMERA_DETAIL,
       handler: (_ctx, { params }) => {
@@ -76,7 +76,7 @@ export function cameraRoutes(d: TrafficDomain, images: CameraImageSource): Route
       operationId: "getCameraLatestImage",
       summary: "The camera's latest frame as JPEG (rendered offline unless a snapshot source is configured)",
       tag: "cameras",
-      access: "read",
+      access: "viewer",
       params: { camera_id: "Camera id" },
       response: { type: "string", contentMediaType: "image/jpeg" },
       produces: "image/jpeg",
@@ -95,7 +95,7 @@ export function cameraRoutes(d: TrafficDomain, images: CameraImageSource): Route
       operationId: "getCameraStatistics",
       summary: "Vehicle count, mean speed and accidents per hour, day or week from the temporal history",
       tag: "cameras",
-      access: "read",
+      access: "viewer",
       params: { camera_id: "Camera id" },
       query: {
         type: "object",

@@ -13,7 +13,7 @@ export function environmentRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getCurrentWeather",
       summary: "The weather observation nearest to a location (default the city centre)",
       tag: "weather",
-      access: "read",
+      access: "viewer",
       query: { type: "object", properties: { location: Q.location } },
       response: WEATHER_CURRENT,
       handler: (_ctx, { query }) => shape.weather(d.weather.current(latLon(query.location))),
@@ -24,7 +24,7 @@ export function environmentRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getWeatherForecast",
       summary: "Hourly weather forecast from the nearest station's history",
       tag: "weather",
-      access: "read",
+      access: "viewer",
       query: {
         type: "object",
         properties: {
@@ -51,7 +51,7 @@ export function environmentRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getCurrentAirQuality",
       summary: "Every station's latest reading with its US EPA AQI and category",
       tag: "air-quality",
-      access: "read",
+      access: "viewer",
       response: AIR_CURRENT,
       handler: () => ({
         timestamp: new Date().toISOString(),
@@ -64,7 +64,7 @@ export function environmentRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getAirQualityHistory",
       summary: "A station's AQI and PM2.5 by hour or day",
       tag: "air-quality",
-      access: "read",
+      access: "viewer",
       query: {
         type: "object",
         required: ["station_id", "start_date", "end_date"],

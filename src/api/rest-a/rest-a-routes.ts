@@ -27,7 +27,7 @@ export function restARoutes(d: TrafficDomain, images: CameraImageSource): RouteS
     operationId: "getOpenApi",
     summary: "This OpenAPI 3.1 document",
     tag: "meta",
-    access: "open",
+    access: "public",
     response: { type: "object" },
     handler: () => (doc ??= restAOpenApi(specs)),
   });

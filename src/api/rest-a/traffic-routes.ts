@@ -12,7 +12,7 @@ export function trafficRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getRealtimeTraffic",
       summary: "The traffic state of every zone (district) now, or of one",
       tag: "traffic",
-      access: "read",
+      access: "viewer",
       query: {
         type: "object",
         properties: { zone_id: { ...Q.district, description: "Zone id (or name)" }, district: Q.district },
@@ -33,7 +33,7 @@ export function trafficRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getCongestionZones",
       summary: "Congested areas now: hulls of clustered congested cameras, polygons of [lat, lon]",
       tag: "traffic",
-      access: "read",
+      access: "viewer",
       response: CONGESTION_ZONES,
       handler: () => ({
         timestamp: new Date().toISOString(),
@@ -46,7 +46,7 @@ export function trafficRoutes(d: TrafficDomain): RouteSpec[] {
       operationId: "getTrafficForecast",
       summary: "Hourly speed and congestion forecast of a zone with confidence and a 95 % interval",
       tag: "traffic",
-      access: "read",
+      access: "viewer",
       query: {
         type: "object",
         required: ["zone_id"],

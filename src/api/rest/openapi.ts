@@ -59,9 +59,9 @@ export function buildOpenApi(
       ),
       "500": err("INTERNAL_ERROR, with request_id"),
     };
-    if (s.params || Object.keys(q).some((k) => k.endsWith("_id")))
-      responses["404"] = err("NOT_FOUND (an unknown id)");
-    if (s.access !== "open") {
+    if (s.params || s.notFound || Object.keys(q).some((k) => k.endsWith("_id")))
+      responses["404"] = err("NOT_FOUND (an unknown id, or no data yet)");
+    if (s.access !== "public") {
       responses["401"] = err("UNAUTHORIZED");
       responses["403"] = err("FORBIDDEN");
       responses["429"] = err("RATE_LIMIT_EXCEEDED");
@@ -73,8 +73,7 @@ export function buildOpenApi(
       parameters: params,
       responses,
     };
-    if (s.access !== "open") op["x-required-role"] = s.access === "write" ? "operator" : "viewer";
-    if (s.access === "open") op.security = [];
+    if (s.access !== "public") op["x-required-role"] = s.access;
     if (s.body) op.requestBody = { required: true, content: { "application/json": { schema: s.body } } };
     (paths[openApiPath(s.path)] ??= {})[s.method] = op;
   }

@@ -3,13 +3,12 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import type { Context, Middleware } from "koa";
 import { AppError } from "../../errors";
 import { parseJson, readBody } from "../http/read-body";
-import type { RoutePermission } from "../http/route-permissions";
 
 /** A JSON Schema (the subset the REST faces use; valid in draft-07 and 2020-12 / OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
 
-/** What a route needs (the auth gate's actions: `read`, `write`; `open` = no credential). */
-export type Access = "open" | "read" | "write";
+/** Who may call a route; the auth gate decides what that means. */
+export type Access = "public" | "viewer" | "operator";
 
 /** Validated input of a route. */
 export interface RouteInput {
@@ -35,12 +34,17 @@ export interface RouteSpec {
   query?: JsonSchema;
   /** Descriptions of the path parameters. */
   params?: Record<string, string>;
+  /** The route answers 404 NOT_FOUND without path parameters (an unknown id in the query, no data yet). */
+  notFound?: boolean;
   body?: JsonSchema;
   /** Schema of the 200 body; a media type other than JSON is given in `produces`. */
   response: JsonSchema;
   produces?: string;
   handler(ctx: Context, input: RouteInput): Promise<unknown> | unknown;
 }
+
+/** A middleware in front of a route that knows what access the route needs (the auth gate's slot). */
+export type RouteGate = (access: Access) => Middleware | undefined;
 
 /** The Ajv instance of request validation: coerces query strings, knows `date-time`. */
 export function requestAjv(): Ajv {
@@ -91,32 +95,53 @@ export function describe(s: JsonSchema | undefined): unknown {
   return typeof s.description === "string" ? s.description : "a string";
 }
 
-/** The first value of each query parameter (a repeated parameter counts once). */
-function firstValues(q: Record<string, string | string[] | undefined>): Record<string, unknown> {
+/**
+ * The first value of each query parameter (a repeated parameter counts once), except for the
+ * parameters `lists` names (array-typed in the schema): those take every value, repeated
+ * (`m=a&m=b`) or comma-separated (`m=a,b`).
+ */
+function firstValues(
+  q: Record<string, string | string[] | undefined>,
+  lists: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(q)) out[k] = Array.isArray(v) ? v[0] : v;
+  for (const [k, v] of Object.entries(q)) {
+    if (lists.has(k)) {
+      const all = (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => x.split(","));
+      out[k] = [...new Set(all.map((x) => x.trim()).filter((x) => x !== ""))];
+    } else out[k] = Array.isArray(v) ? v[0] : v;
+  }
   return out;
+}
+
+/** Names of the array-typed properties of a query schema. */
+function listParams(query: JsonSchema | undefined): Set<string> {
+  const props = (query?.properties ?? {}) as Record<string, JsonSchema>;
+  return new Set(Object.keys(props).filter((k) => props[k].type === "array"));
 }
 
 /**
  * Registers the routes on `router`: each validates its query and body against its schemas, then calls
- * its handler and sends what it returns (a Buffer with `produces` as its type, else JSON). Access is
- * enforced by the request pipeline's auth gate, from the permission lines of {@link permissionLines}.
+ * its handler and sends what it returns (a Buffer with `produces` as its type, else JSON). `gate`, if
+ * given, runs in front of every route with the route's access (the auth gate plugs in here).
  */
 export function registerSpecRoutes(
   router: Router,
   specs: readonly RouteSpec[],
-  opts: { maxBodyBytes: number },
+  opts: { gate?: RouteGate; maxBodyBytes: number },
 ): void {
+  const gate = opts.gate;
   const ajv = requestAjv();
   for (const spec of specs) {
     const q: ValidateFunction | undefined = spec.query
       ? ajv.compile({ ...spec.query, type: "object" })
       : undefined;
     const b: ValidateFunction | undefined = spec.body ? ajv.compile(spec.body) : undefined;
+    const lists = listParams(spec.query);
     const run: Middleware = async (ctx) => {
-      const query = firstValues(ctx.query);
-      if (q && !q(query)) throw validationError(q.errors![0], firstValues(ctx.query), spec.query!, "query");
+      const query = firstValues(ctx.query, lists);
+      if (q && !q(query))
+        throw validationError(q.errors![0], firstValues(ctx.query, lists), spec.query!, "query");
       const body = spec.body ? parseJson(await readBody(ctx, opts.maxBodyBytes)) : undefined;
       if (b && !b(body))
         throw validationError(b.errors![0], (body ?? {}) as Record<string, unknown>, spec.body!, "body");
@@ -132,15 +157,8 @@ export function registerSpecRoutes(
         ctx.body = out;
       }
     };
-    router[spec.method](spec.path, run);
+    const g = gate?.(spec.access);
+    const chain = g ? [g, run] : [run];
+    router[spec.method](spec.path, ...chain);
   }
-}
-
-/** The auth gate's permission lines of routes mounted under `prefix` (one per route, from its `access`). */
-export function permissionLines(prefix: string, specs: readonly RouteSpec[]): RoutePermission[] {
-  return specs.map((s) => ({
-    method: s.method.toUpperCase(),
-    path: new RegExp(`^${prefix}${s.path.replace(/[.]/g, "\\.").replace(/:[A-Za-z_]+/g, "[^/]+")}$`),
-    access: s.access,
-  }));
 }

@@ -1,33 +1,25 @@
-import path from "node:path";
 import Router from "@koa/router";
 import { renderRestError } from "../../api/rest/rest-error";
-import { permissionLines, registerSpecRoutes } from "../../api/rest/schema-route";
+import { registerSpecRoutes, type RouteGate } from "../../api/rest/schema-route";
 import { REST_A_PREFIX, restARoutes } from "../../api/rest-a/rest-a-routes";
 import type { Config } from "../../config/config";
-import { RenderedFrameSource, SnapshotUrlSource, type CameraImageSource } from "../../domain/images";
+import type { CameraImageSource } from "../../domain/images";
 import type { TrafficDomain } from "../../domain/traffic";
 import type { Face } from "./face";
 
 /**
- * REST variant A at `/v1` (traffic-service-interface.md §4), errors as `{error:{...}}`. Each route's
- * declared access becomes a line of the auth gate's permission table.
+ * REST variant A at `/v1` (traffic-service-interface.md §4), errors as `{error:{...}}`. `gate` (the
+ * auth gate) runs in front of each route with the access the route declares.
  */
-export function restAFace(config: Config, traffic: TrafficDomain): Face {
-  const rendered = new RenderedFrameSource();
-  const snapshotUrl = config.cameraSnapshotUrl;
-  const images: CameraImageSource = snapshotUrl
-    ? new SnapshotUrlSource({
-        template: snapshotUrl,
-        dir: path.join(config.dataDir, "media", "cameras"),
-        maxBytes: config.cameraSnapshotCacheBytes,
-        fallback: rendered,
-      })
-    : rendered;
+export function restAFace(
+  config: Config,
+  traffic: TrafficDomain,
+  images: CameraImageSource,
+  gate?: RouteGate,
+): Face {
   const router = new Router({ prefix: REST_A_PREFIX });
-  const specs = restARoutes(traffic, images);
-  registerSpecRoutes(router, specs, { maxBodyBytes: config.maxBodyBytes });
+  registerSpecRoutes(router, restARoutes(traffic, images), { gate, maxBodyBytes: config.maxBodyBytes });
   return {
-    permissions: permissionLines(REST_A_PREFIX, specs),
     mount: { name: "rest-a", prefixes: [`${REST_A_PREFIX}/`], renderError: renderRestError },
     routers: [router],
   };
