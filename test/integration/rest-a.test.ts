@@ -26,12 +26,14 @@ describe("REST variant A (/v1) on the seeded HCMC graph", function () {
   this.timeout(120_000);
   let app: TestApp;
   let api: RestAClient;
-  const now = Date.now();
+  // set when the suite starts, not when mocha loads the file (a full run reaches it minutes later)
+  let now = Date.now();
   let q1: Cam[] = [];
   let q3: Cam;
   const acc = { a1: "t19-a1", a2: "t19-a2", a3: "t19-a3" };
 
   before(async () => {
+    now = Date.now();
     app = await startTestApp({ SEED: "on" });
     api = new RestAClient(app.url);
     await api.init();

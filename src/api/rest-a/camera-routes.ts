@@ -1,13 +1,38 @@
-import type { TrafficDomain } from "../../domain/traffic";
+import type { CameraView, TrafficDomain, Zone } from "../../domain/traffic";
 import type { CameraImageSource } from "../../domain/images";
 import type { RouteSpec } from "../rest/schema-route";
 import { period } from "./params";
 import { CAMERA_DETAIL, CAMERA_PAGE, CAMERA_STATISTICS, CAMERA_STATUS, Q } from "./schemas";
 import * as shape from "./shapes";
 
+/**
+ * The JSON text of each camera of the list, kept while the camera's entity, status, last update and
+ * zone stay the same: a page of 50 is then 50 string joins instead of a 22 KB JSON.stringify.
+ */
+class CameraJsonCache {
+  private readonly texts = new Map<string, { v: CameraView; zone: unknown; json: string }>();
+
+  text(v: CameraView, zones: ReadonlyMap<string, Zone>): string {
+    const zone = v.camera.zoneId ? zones.get(v.camera.zoneId) : undefined;
+    const hit = this.texts.get(v.camera.id);
+    if (
+      hit &&
+      hit.v.camera === v.camera &&
+      hit.v.status === v.status &&
+      hit.v.lastUpdate === v.lastUpdate &&
+      hit.zone === zone
+    )
+      return hit.json;
+    const json = JSON.stringify(shape.camera(v, zones));
+    this.texts.set(v.camera.id, { v, zone, json });
+    return json;
+  }
+}
+
 /** §4.2 Cameras. */
 export function cameraRoutes(d: TrafficDomain, images: CameraImageSource): RouteSpec[] {
   const zones = d.projection.zones;
+  const texts = new CameraJsonCache();
   return [
     {
       method: "get",
@@ -27,7 +52,8 @@ export function cameraRoutes(d: TrafficDomain, images: CameraImageSource): Route
         const zoneId = typeof query.district === "string" ? d.zones.resolve(query.district).id : undefined;
         const status = query.status as "active" | "inactive" | "error" | undefined;
         const page = d.cameras.list({ zoneId, status }, limit, offset);
-        return { total: page.total, limit, offset, cameras: page.items.map((v) => shape.camera(v, zones)) };
+        const items = page.items.map((v) => texts.text(v, zones)).join(",");
+        return `{"total":${page.total},"limit":${limit},"offset":${offset},"cameras":[${items}]}`;
       },
     },
     {

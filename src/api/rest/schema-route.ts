@@ -149,6 +149,10 @@ export function registerSpecRoutes(
       if (Buffer.isBuffer(out)) {
         ctx.type = spec.produces ?? "application/octet-stream";
         ctx.body = out;
+      } else if (typeof out === "string") {
+        // a handler may hand over its JSON already rendered
+        ctx.type = spec.produces ?? "application/json";
+        ctx.body = out;
       } else {
         ctx.body = out;
       }

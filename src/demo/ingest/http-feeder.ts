@@ -52,7 +52,7 @@ export function startFeed(opts: FeederOptions): () => void {
     try {
       if (!feed) {
         // after a restart, go on from the latest observation the broker holds (no history sent twice)
-        const latest = await latestObservation(opts.baseUrl);
+        const latest = await latestObservation(opts.baseUrl, await opts.credential?.());
         if (latest !== undefined && latest > start.getTime()) start = new Date(Math.min(latest, Date.now()));
         cursor = start.getTime();
         feed = createFeed({
@@ -108,12 +108,13 @@ export function startFeed(opts: FeederOptions): () => void {
 }
 
 /** dateObservedTo of one TrafficFlowObserved in the broker (epoch ms), or undefined. */
-async function latestObservation(baseUrl: string): Promise<number | undefined> {
+async function latestObservation(baseUrl: string, token?: string): Promise<number | undefined> {
   const res = await fetch(
     `${baseUrl}/ngsi-ld/v1/entities?type=TrafficFlowObserved&limit=1&options=keyValues`,
     {
       headers: {
         Link: `<${TRAFFIC_CONTEXT_URL}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
       },
     },
   );

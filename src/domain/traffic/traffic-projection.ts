@@ -38,6 +38,7 @@ export class TrafficProjection {
   private flowListeners: ((f: FlowObservation) => void)[] = [];
   private sortedCameras: Camera[] | undefined;
   private sortedAccidents: Accident[] | undefined;
+  private sortedZones: Zone[] | undefined;
 
   constructor(readonly traffic: CompiledContext) {}
 
@@ -49,6 +50,11 @@ export class TrafficProjection {
   /** Cameras in id order (numeric ids numerically). */
   cameraList(): Camera[] {
     return (this.sortedCameras ??= [...this.cameras.values()].sort((a, b) => compareIds(a.id, b.id)));
+  }
+
+  /** Zones by name (Vietnamese collation). */
+  zoneList(): Zone[] {
+    return (this.sortedZones ??= [...this.zones.values()].sort((a, b) => a.name.localeCompare(b.name, "vi")));
   }
 
   /** Accidents, newest first. */
@@ -81,6 +87,7 @@ export class TrafficProjection {
       const z = zoneOf(e);
       if (z) {
         this.zones.set(z.id, z);
+        this.sortedZones = undefined;
         this.track(e.id, "zone", z.id);
         this.assignCameras();
       }
@@ -132,6 +139,7 @@ export class TrafficProjection {
     };
     maps[t.kind].delete(t.key);
     this.sortedCameras = undefined;
+    this.sortedZones = undefined;
     if (t.kind === "flow") this.flowEntities.delete(t.key);
     if (t.kind === "zone" || t.kind === "camera") this.assignCameras();
     this.sortedAccidents = undefined;

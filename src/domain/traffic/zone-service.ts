@@ -29,7 +29,7 @@ export class ZoneService {
 
   /** Every zone, by name. */
   list(): Zone[] {
-    return [...this.projection.zones.values()].sort((a, b) => a.name.localeCompare(b.name, "vi"));
+    return this.projection.zoneList();
   }
 
   /** A zone by id or name (decisions.md); 400 INVALID_PARAMETER with the known names if unknown. */
