@@ -317,6 +317,24 @@ describe("REST variant B (/api/v1) on the seeded HCMC graph", function () {
     });
   });
 
+  describe("POST /api/v1/accidents (§4.3, through the citizen-report path)", () => {
+    it("answers created / pending with an id, and refuses a bad body with a 400", async () => {
+      const r = await call(app.url, "POST", "/api/v1/accidents", {
+        location: { lat: 10.7769, lon: 106.7009 },
+        description: "Two motorbikes collided at the roundabout",
+        severity: "moderate",
+        reported_by: { name: "Lan", contact: "0900000000" },
+        images: [],
+      });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body).to.include({ status: "created", verification_status: "pending" });
+      expect((r.body as { id: string }).id).to.be.a("string");
+      const bad = await call(app.url, "POST", "/api/v1/accidents", { location: { lat: 99, lon: 106.7 } });
+      expect(bad.status).to.equal(400);
+      expect((bad.body as Err).error.code).to.be.oneOf(["INVALID_PARAMETER", "INVALID_REQUEST"]);
+    });
+  });
+
   describe("traffic (§4.4)", () => {
     it("gives realtime zones in B's names: zone_id, numeric congestion_level, status label, cameras", async () => {
       const b = await api.ok<{
