@@ -45,13 +45,15 @@ describe("REST variant B (/api/v1) on the seeded HCMC graph", function () {
   let api: RestBClient;
   let snapshots: http.Server;
   const snapshotHits: string[] = [];
-  const now = Date.now();
+  // set when the data is written: the suite may load this file long before it runs
+  let now = Date.now();
   // three Quận 1 cameras with 3 hours of 5-minute history (the last hour congested for the first)
   let cams: CamPlace[] = [];
   const accidents: { id: string; lon: number; lat: number; t: number; severity: string; status: string }[] =
     [];
 
   before(async () => {
+    now = Date.now();
     const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#336699" } })
       .jpeg()
       .toBuffer();
