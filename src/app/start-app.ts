@@ -27,6 +27,7 @@ import { buildNgsiLdCore } from "./ngsi-ld";
 import { startReports } from "./reports";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
+import { startFederation } from "./federation";
 import { buildTrafficDomain } from "./traffic";
 
 /** A running citygraph service. */
@@ -51,6 +52,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
+  const federation = await startFederation(config, log, storage, contexts, subs);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
   subs.onDelivery(
@@ -68,7 +70,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
-    ngsiLdFace(config, storage, contexts, core, subs),
+    ngsiLdFace(config, storage, contexts, core, subs, federation),
     restAFace(config, traffic, images),
     restBFace(config, traffic, images, core),
     docsFace(),
@@ -90,6 +92,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       // open WebSockets hold the HTTP server's close: the socket faces close theirs first
       for (const f of faces) if (f.upgrades) await f.close?.();
       await closeServer(server);
+      await federation.close();
       await subs.close();
       await reports.close();
       for (const f of faces) if (!f.upgrades) await f.close?.();

@@ -79,6 +79,16 @@ export interface Config {
   contextFetchTimeoutMs: number;
   /** Load the HCMC dataset into an empty store at start. Env `SEED` (on/off), default on. */
   seed: boolean;
+  /**
+   * Timeout of a request to a registered context source whose registration sets no `management.timeout`,
+   * ms (distributed operations). Env `FEDERATION_TIMEOUT_MS`, default 3000.
+   */
+  federationTimeoutMs: number;
+  /**
+   * This broker's name in the `Via` header of requests it passes on to context sources (loop detection).
+   * Env `FEDERATION_BROKER_ID`, default `citygraph-<random>` (new at each start).
+   */
+  federationBrokerId?: string;
   /** Run the live observation feed. Env `FEED` (on/off), default on. */
   feed: boolean;
   /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
@@ -280,6 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
     contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),
     seed: switchVar(env, "SEED", true),
+    federationTimeoutMs: intVar(env, "FEDERATION_TIMEOUT_MS", 3000, 10, 600_000),
+    federationBrokerId: env.FEDERATION_BROKER_ID?.trim() || undefined,
     feed: switchVar(env, "FEED", true),
     maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
     queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
