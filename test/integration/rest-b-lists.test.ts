@@ -42,7 +42,8 @@ describe("REST variant B lists: the cursor form, concurrent writes, A and B agre
   this.timeout(180_000);
   let app: TestApp;
   let api: RestBClient;
-  const now = Date.now();
+  // set when the data is written: the suite may load this file long before it runs
+  let now = Date.now();
   const rnd = prng(2020);
   let made = 0;
   const newAccidents = (n: number, t: () => number) =>
@@ -57,6 +58,7 @@ describe("REST variant B lists: the cursor form, concurrent writes, A and B agre
     );
 
   before(async () => {
+    now = Date.now();
     app = await startTestApp({ SEED: "on" });
     api = new RestBClient(app.url);
     await api.init();

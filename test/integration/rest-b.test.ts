@@ -45,13 +45,15 @@ describe("REST variant B (/api/v1) on the seeded HCMC graph", function () {
   let api: RestBClient;
   let snapshots: http.Server;
   const snapshotHits: string[] = [];
-  const now = Date.now();
+  // set when the data is written: the suite may load this file long before it runs
+  let now = Date.now();
   // three Quận 1 cameras with 3 hours of 5-minute history (the last hour congested for the first)
   let cams: CamPlace[] = [];
   const accidents: { id: string; lon: number; lat: number; t: number; severity: string; status: string }[] =
     [];
 
   before(async () => {
+    now = Date.now();
     const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#336699" } })
       .jpeg()
       .toBuffer();
@@ -314,6 +316,24 @@ describe("REST variant B (/api/v1) on the seeded HCMC graph", function () {
       );
       expect(plain.detection.bounding_boxes).to.deep.equal([]);
       expect((await api.get("/api/v1/accidents/nope")).status).to.equal(404);
+    });
+  });
+
+  describe("POST /api/v1/accidents (§4.3, through the citizen-report path)", () => {
+    it("answers created / pending with an id, and refuses a bad body with a 400", async () => {
+      const r = await call(app.url, "POST", "/api/v1/accidents", {
+        location: { lat: 10.7769, lon: 106.7009 },
+        description: "Two motorbikes collided at the roundabout",
+        severity: "moderate",
+        reported_by: { name: "Lan", contact: "0900000000" },
+        images: [],
+      });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body).to.include({ status: "created", verification_status: "pending" });
+      expect((r.body as { id: string }).id).to.be.a("string");
+      const bad = await call(app.url, "POST", "/api/v1/accidents", { location: { lat: 99, lon: 106.7 } });
+      expect(bad.status).to.equal(400);
+      expect((bad.body as Err).error.code).to.be.oneOf(["INVALID_PARAMETER", "INVALID_REQUEST"]);
     });
   });
 

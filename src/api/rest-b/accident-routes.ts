@@ -5,7 +5,8 @@ import type { RouteSpec } from "../rest/schema-route";
 import type { RestBDeps } from "./deps";
 import { ListMemo, listAnswer } from "./list-form";
 import { latLonRadius, timeParam } from "./params";
-import { ACCIDENT, ACCIDENT_DETAIL, ACCIDENT_STATUS, Q, SEVERITY, listOf } from "./schemas";
+import { ACCIDENT_STATUS, Q, SEVERITY } from "./query-schemas";
+import { ACCIDENT, ACCIDENT_DETAIL, listOf } from "./schemas";
 import * as shape from "./shapes";
 
 /** §4.3 Accidents (B). */

@@ -1,7 +1,8 @@
 import { period } from "./params";
 import type { RouteSpec } from "../rest/schema-route";
 import type { RestBDeps } from "./deps";
-import { PATTERNS, Q, ZONE_ANALYTICS } from "./schemas";
+import { Q } from "./query-schemas";
+import { PATTERNS, ZONE_ANALYTICS } from "./schemas";
 import { CITY_CENTRE } from "../../domain/traffic";
 import { locateZone } from "../../domain/traffic/zone-locator";
 import { hotspotSeverity, peakSeverity } from "../../domain/traffic/pattern-severity";

@@ -5,7 +5,8 @@ import type { RouteSpec } from "../rest/schema-route";
 import { REST_B_PREFIX, type RestBDeps } from "./deps";
 import { ListMemo, listAnswer } from "./list-form";
 import { period, timeParam } from "./params";
-import { CAMERA, CAMERA_DETAIL, CAMERA_STATS, CAMERA_STATUS, Q, listOf } from "./schemas";
+import { CAMERA_STATUS, Q } from "./query-schemas";
+import { CAMERA, CAMERA_DETAIL, CAMERA_STATS, listOf } from "./schemas";
 import * as shape from "./shapes";
 
 /**

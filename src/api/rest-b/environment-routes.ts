@@ -5,7 +5,8 @@ import { notFound } from "../../errors";
 import type { RouteSpec } from "../rest/schema-route";
 import type { RestBDeps } from "./deps";
 import { latLon, latLonOrZone } from "./params";
-import { AIR_QUALITY, Q, WEATHER, WEATHER_FORECAST } from "./schemas";
+import { Q } from "./query-schemas";
+import { AIR_QUALITY, WEATHER, WEATHER_FORECAST } from "./schemas";
 import * as shape from "./shapes";
 
 /** §4.5 Weather and air quality (B). */

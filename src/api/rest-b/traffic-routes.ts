@@ -11,7 +11,8 @@ import { listScope } from "../rest/cursor-codec";
 import type { RouteSpec } from "../rest/schema-route";
 import type { RestBDeps } from "./deps";
 import { period } from "./params";
-import { CONGESTION_ZONES, FLOW, FLOW_INTERVAL, FORECAST, Q, REALTIME } from "./schemas";
+import { FLOW_INTERVAL, Q } from "./query-schemas";
+import { CONGESTION_ZONES, FLOW, FORECAST, REALTIME } from "./schemas";
 import * as shape from "./shapes";
 
 const HOUR = 3_600_000;

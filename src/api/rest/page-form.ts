@@ -18,22 +18,7 @@ export interface PageInfo {
   prev: string | null;
 }
 
-/**
- * The items of one page of `all` (already in the list's order) and its `pagination`. A page past the
- * last is empty, with `prev` pointing at the last page.
- */
-export function pageOf<T>(
-  all: readonly T[],
-  req: PageRequest,
-  path: string,
-  search: string,
-): { items: T[]; pagination: PageInfo } {
-  const start = (req.page - 1) * req.limit;
-  const items = start < all.length ? all.slice(start, start + req.limit) : [];
-  return { items, pagination: pageInfo(all.length, req, path, search) };
-}
-
-/** `pagination` of page `req.page` of a list of `total` items (for lists that page themselves). */
+/** `pagination` of page `req.page` of `total` items; past the last page, `prev` is the last page. */
 export function pageInfo(total: number, req: PageRequest, path: string, search: string): PageInfo {
   const pages = Math.ceil(total / req.limit);
   const prevPage = req.page > 1 ? Math.min(req.page - 1, Math.max(pages, 1)) : undefined;
