@@ -31,7 +31,7 @@ const BASES = "(?:/v1|/api/v1)";
 /**
  * The permission table of every face (decisions.md "Identity, roles, tokens"). Without a line here a
  * route on a protected path needs `read` for GET, HEAD and OPTIONS and `write` for any other method. The
- * lines say where a POST is a read (SPARQL, NGSI-LD query, GraphQL: the GraphQL face checks mutations
+ * lines say where a GET needs more than `read` (NGSI-LD subscriptions), where a POST is a read (SPARQL, NGSI-LD query, GraphQL: the GraphQL face checks mutations
  * itself with checkPermission), where a viewer may write (citizen reports, its own alert subscriptions),
  * what is open (login, refresh, the OpenAPI documents) and what only an admin does. A face adds its own
  * lines through `Face.permissions`; the first matching line wins and the faces' lines come first.
@@ -45,7 +45,9 @@ export const DEFAULT_PERMISSIONS: readonly RoutePermission[] = [
   rule("POST", /^\/sparql$/, "read"),
   rule("POST", /^\/graphql$/, "read"),
   rule("POST", /^\/ngsi-ld\/v1\/entityOperations\/query$/, "read"),
-  rule("DELETE", /^\/ngsi-ld\/v1\/entityOperations\/purge$/, "admin"),
+  rule("DELETE", /^\/ngsi-ld\/v1\/entities$/, "admin"), // purge by type, id or q
+  // subscriptions hold their receivers' endpoints and secrets (receiverInfo): operators and admins only
+  rule("GET", /^\/ngsi-ld\/v1\/subscriptions(\/|$)/, "write"),
   rule("POST", new RegExp(`^${BASES}/citizen-reports$`), "report"),
   rule("POST", /^\/v1\/accidents\/report$/, "report"),
   rule("POST", /^\/api\/v1\/accidents$/, "report"),

@@ -90,6 +90,13 @@ describe("auth: identity and roles on every face (AUTH=on)", function () {
       expect((await http(app.url, "POST", p, {}, bearer(viewer))).status, p).to.equal(404);
     }
     expect((await http(app.url, "PATCH", "/v1/accidents/a1", {}, bearer(viewer))).status).to.equal(403);
+    // subscriptions show their receivers' secrets: not to viewers
+    expect(
+      (await http(app.url, "GET", "/ngsi-ld/v1/subscriptions", undefined, bearer(viewer))).status,
+    ).to.equal(403);
+    expect(
+      (await http(app.url, "GET", "/ngsi-ld/v1/subscriptions", undefined, bearer(operator))).status,
+    ).to.equal(200);
   });
 
   it("lets an operator write, and not administer", async () => {
@@ -108,6 +115,15 @@ describe("auth: identity and roles on every face (AUTH=on)", function () {
     expect(r.status).to.equal(200);
     expect((r.body as { name: { value: string } }).name.value).to.equal("x");
     expect((await http(app.url, "POST", "/v1/admin/users", {}, bearer(operator))).status).to.equal(403);
+    const purge = await http(
+      app.url,
+      "DELETE",
+      "/ngsi-ld/v1/entities?type=Thing",
+      undefined,
+      bearer(operator),
+    );
+    expect(purge.status).to.equal(403);
+    expect((purge.body as { detail: string }).detail).to.equal("Role operator may not administer");
   });
 
   it("lets an admin list and delete users; a deleted user's token stops working", async () => {
