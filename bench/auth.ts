@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
-import { bareKoa, flags } from "./lib/ceilings";
+import { bareKoa, flags, withCpu } from "./lib/ceilings";
+import type { CpuUse } from "./lib/cpu-share";
 import { stopChild } from "./lib/child";
 import { entityId, makeEntities } from "./lib/entities";
 import { runLoad, type LoadResult } from "./lib/load";
@@ -160,21 +161,45 @@ async function main(): Promise<void> {
     if (limit !== "1000000000") throw new Error(`rate limiting is not on: X-RateLimit-Limit ${limit}`);
 
     say(`[4/4] GET /entities/{id}: off, on, off, on (${s.seconds} s each, ${s.connections} connections)`);
-    const offRuns: LoadResult[] = [];
-    const onRuns: LoadResult[] = [];
+    type Measured = LoadResult & { cpu: CpuUse };
+    const offRuns: Measured[] = [];
+    const onRuns: Measured[] = [];
     for (let round = 0; round < 2; round++) {
-      offRuns.push(await getLoad(off.child.url, s, count, {}, round === 0));
+      offRuns.push(
+        await withCpu(off.child.proc.pid, () => getLoad(off!.child.url, s, count, {}, round === 0)),
+      );
       say(`  AUTH=off ${Math.round(offRuns[round].okPerSec)} req/s`);
-      onRuns.push(await getLoad(on.child.url, s, count, bearer, round === 0));
+      onRuns.push(
+        await withCpu(on.child.proc.pid, () => getLoad(on!.child.url, s, count, bearer, round === 0)),
+      );
       say(`  AUTH=on  ${Math.round(onRuns[round].okPerSec)} req/s`);
     }
-    const mean = (xs: LoadResult[]) => xs.reduce((a, r) => a + r.okPerSec, 0) / xs.length;
+    const mean = (xs: Measured[]) => xs.reduce((a, r) => a + r.okPerSec, 0) / xs.length;
+    // main-thread CPU per request: what the throughput would be on an idle machine, robust to other load
+    const usPerReq = (xs: Measured[]) =>
+      (xs.reduce((a, r) => a + r.cpu.mainThreadCores, 0) / xs.reduce((a, r) => a + r.okPerSec, 0)) * 1e6;
     const ratio = mean(onRuns) / mean(offRuns);
-    run.get = { off: offRuns, on: onRuns, ratio };
+    const cpuRatio = usPerReq(offRuns) / usPerReq(onRuns);
+    run.get = {
+      off: offRuns,
+      on: onRuns,
+      ratio,
+      cpuRatio,
+      usPerReq: { off: usPerReq(offRuns), on: usPerReq(onRuns) },
+    };
     rows.push(info("auth", "GET by id, AUTH=off", mean(offRuns), "req/s", flags(offRuns[1])));
     rows.push(info("auth", "GET by id, bearer + rate limit", mean(onRuns), "req/s", flags(onRuns[1])));
     rows.push(
       atLeast("auth", "GET by id, on / off", ratio, "", 0.9, `bare Koa ${Math.round(koa.okPerSec)} req/s`),
+    );
+    rows.push(
+      info(
+        "auth",
+        "GET by id, main-thread µs per request",
+        usPerReq(onRuns),
+        "µs",
+        `AUTH=off ${usPerReq(offRuns).toFixed(0)} µs: on / off by CPU ${cpuRatio.toFixed(3)}`,
+      ),
     );
   } finally {
     if (on) await stopChild(on.child);
