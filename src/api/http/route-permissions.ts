@@ -21,6 +21,8 @@ export const PROTECTED_PREFIXES = [
   "/notifications/",
 ];
 
+const PROTECTED = PROTECTED_PREFIXES.map((p) => [p, p.replace(/\/$/, "")] as const);
+
 const rule = (method: string, path: RegExp, access: RouteAccess): RoutePermission => ({
   method,
   path,
@@ -58,7 +60,17 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The access a request needs: `open` outside the protected paths, else the first matching line, else by method. */
 export function accessOf(method: string, path: string, table: readonly RoutePermission[]): RouteAccess {
-  if (!PROTECTED_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ""))) return "open";
-  for (const r of table) if ((r.method === "*" || r.method === method) && r.path.test(path)) return r.access;
+  if (!PROTECTED.some(([p, bare]) => path.startsWith(p) || path === bare)) return "open";
+  for (const r of linesFor(table, method)) if (r.path.test(path)) return r.access;
   return READ_METHODS.has(method) ? "read" : "write";
+}
+
+/** The lines of `table` for one method, in order, computed once per table and method (this runs per request). */
+const byMethod = new WeakMap<readonly RoutePermission[], Map<string, RoutePermission[]>>();
+function linesFor(table: readonly RoutePermission[], method: string): RoutePermission[] {
+  let m = byMethod.get(table);
+  if (!m) byMethod.set(table, (m = new Map()));
+  let lines = m.get(method);
+  if (!lines) m.set(method, (lines = table.filter((r) => r.method === "*" || r.method === method)));
+  return lines;
 }
