@@ -6,16 +6,19 @@ import { CommitPipeline } from "../events/commit-pipeline";
 import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
 import { openAuth } from "../auth/open-auth";
+import { routeAccessGate } from "../api/rest/route-access";
 import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { restAFace } from "./faces/rest-a-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
 import { buildHttpApp, closeServer, listen } from "./http";
 import { buildNgsiLdCore } from "./ngsi-ld";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
+import { buildTrafficDomain } from "./traffic";
 
 /** A running citygraph service. */
 export interface RunningApp {
@@ -28,7 +31,7 @@ export interface RunningApp {
 }
 
 /**
- * The composition root (DESIGN.md "Layout"): opens the storage, builds the NGSI-LD model and the
+ * The composition root (docs/design.md "Layout"): opens the storage, builds the NGSI-LD model and the
  * commit pipeline, mounts the faces on one HTTP server, then seeds the demo city and starts its feed.
  */
 export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
@@ -40,6 +43,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
   pipeline.attach(storage.store, core.repo);
+  const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
@@ -49,6 +53,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
+    restAFace(config, traffic, routeAccessGate),
     ...(auth ? [authFace(auth)] : []),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));

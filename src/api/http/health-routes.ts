@@ -6,7 +6,7 @@ import { requestOf } from "./request-context";
 export type HealthProbe = () => Promise<{ ok: boolean; detail?: string }>;
 
 /**
- * GET /health (issue 2 item 9): the store answers, the journal is writable, and every configured
+ * GET /health: the store answers, the journal is writable, and every configured
  * extra dependency (Redis) is reachable. 200 when all are fine, 503 otherwise, with the reasons for an
  * authenticated caller (or any caller with AUTH=off).
  */

@@ -5,7 +5,7 @@ import { requestOf } from "./request-context";
 import { tenantOf } from "./tenant";
 
 /**
- * GET /notifications/queue (issue 4 item 3: "dead jobs visible"): the counts of the notification queue
+ * GET /notifications/queue: the counts of the notification queue
  * (waiting, active, delayed, dead) and the newest dead jobs, i.e. notifications that ran out of attempts,
  * with their last error. `?limit=` (default 20, at most 1000) bounds the list. An admin sees the whole
  * queue; anyone else sees the dead jobs of the tenant of `NGSILD-Tenant` only, and no counts.

@@ -34,6 +34,9 @@ describe("auth: identity and roles on every face (AUTH=on)", function () {
     const sparql = await http(app.url, "POST", "/sparql", "ASK {}", SPARQL);
     expect(sparql.status).to.equal(401);
     expect(sparql.body).to.include({ title: "Unauthorized" });
+    const a = await http(app.url, "GET", "/v1/cameras");
+    expect(a.status).to.equal(401);
+    expect((a.body as { error: { code: string } }).error.code).to.equal("UNAUTHORIZED");
     const rest = await http(app.url, "GET", "/v1/admin/users");
     expect(rest.status).to.equal(401);
     expect(rest.body).to.deep.equal({
@@ -68,6 +71,9 @@ describe("auth: identity and roles on every face (AUTH=on)", function () {
   });
 
   it("lets a viewer read every face and refuses its writes with 403", async () => {
+    const cams = await http(app.url, "GET", "/v1/cameras", undefined, bearer(viewer));
+    expect(cams.status, cams.text).to.equal(200);
+    expect(cams.body).to.include({ total: 0 });
     expect(
       (await http(app.url, "GET", "/ngsi-ld/v1/entities?type=Thing", undefined, bearer(viewer))).status,
     ).to.equal(200);
