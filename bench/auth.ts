@@ -12,7 +12,7 @@ import { readSettings, type Settings } from "./lib/settings";
  * `npm run bench:auth` (part of `npm run bench`): what identity costs the fastest read. Two services run
  * side by side on stores filled alike: one with AUTH=on (a bearer token, rate limiting on: the user's tier
  * counts every request, with a limit too high to be reached), one with AUTH=off. GET
- * /ngsi-ld/v1/entities/{id} loads alternate between them (off, on, off, on) and the ratio of their mean
+ * /ngsi-ld/v1/entities/{id} loads alternate between them (off-on, on-off, ... BENCH_AUTH_ROUNDS rounds, default 4) and the ratio of their mean
  * throughputs is the figure (target >= 0.9); the bare-Koa ceiling is measured in the same run. Login is
  * slow on purpose (scrypt at OWASP strength): its rate is reported for one client and for 4 at once.
  *
@@ -20,6 +20,8 @@ import { readSettings, type Settings } from "./lib/settings";
  * BENCH_CONNECTIONS as in bench/lib/settings.ts; BENCH_AUTH_LOGINS (default 8) logins per login figure.
  */
 
+/** Rounds of the GET comparison (each: one AUTH=off and one AUTH=on load). */
+const ROUNDS = Number(process.env.BENCH_AUTH_ROUNDS ?? 4);
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const PASSWORD = "bench-admin-password";
 
@@ -135,22 +137,24 @@ async function main(): Promise<void> {
     await fill(on.child.url, count, adminAuth);
     await fill(off.child.url, count, {});
 
-    say(`[3/4] login rate (${logins} logins, 1 and 4 clients)`);
-    const one = await loginRate(on.child.url, logins, 1);
-    const four = await loginRate(on.child.url, logins, 4);
-    run.login = { one, four };
-    rows.push(
-      info("auth", "login, 1 client", one.perSec, "logins/s", `${one.msEach.toFixed(0)} ms per login`),
-    );
-    rows.push(
-      info(
-        "auth",
-        "login, 4 clients",
-        four.perSec,
-        "logins/s",
-        `${four.msEach.toFixed(0)} ms per login seen by a client`,
-      ),
-    );
+    if (logins > 0) {
+      say(`[3/4] login rate (${logins} logins, 1 and 4 clients)`);
+      const one = await loginRate(on.child.url, logins, 1);
+      const four = await loginRate(on.child.url, logins, 4);
+      run.login = { one, four };
+      rows.push(
+        info("auth", "login, 1 client", one.perSec, "logins/s", `${one.msEach.toFixed(0)} ms per login`),
+      );
+      rows.push(
+        info(
+          "auth",
+          "login, 4 clients",
+          four.perSec,
+          "logins/s",
+          `${four.msEach.toFixed(0)} ms per login seen by a client`,
+        ),
+      );
+    }
 
     const token = (
       await call(on.child.url, "POST", "/v1/auth/login", { username: "bench", password: PASSWORD })
@@ -164,15 +168,18 @@ async function main(): Promise<void> {
     type Measured = LoadResult & { cpu: CpuUse };
     const offRuns: Measured[] = [];
     const onRuns: Measured[] = [];
-    for (let round = 0; round < 2; round++) {
-      offRuns.push(
-        await withCpu(off.child.proc.pid, () => getLoad(off!.child.url, s, count, {}, round === 0)),
-      );
-      say(`  AUTH=off ${Math.round(offRuns[round].okPerSec)} req/s`);
-      onRuns.push(
-        await withCpu(on.child.proc.pid, () => getLoad(on!.child.url, s, count, bearer, round === 0)),
-      );
-      say(`  AUTH=on  ${Math.round(onRuns[round].okPerSec)} req/s`);
+    // alternating order (off-on, on-off, ...) so that neither side always runs right after the other
+    const offLoad = (warm: boolean) =>
+      withCpu(off!.child.proc.pid, () => getLoad(off!.child.url, s, count, {}, warm));
+    const onLoad = (warm: boolean) =>
+      withCpu(on!.child.proc.pid, () => getLoad(on!.child.url, s, count, bearer, warm));
+    for (let round = 0; round < ROUNDS; round++) {
+      const pair = round % 2 === 0 ? ["off", "on"] : ["on", "off"];
+      for (const side of pair) {
+        const r = side === "off" ? await offLoad(round === 0) : await onLoad(round === 0);
+        (side === "off" ? offRuns : onRuns).push(r);
+        say(`  AUTH=${side.padEnd(3)} ${Math.round(r.okPerSec)} req/s`);
+      }
     }
     const mean = (xs: Measured[]) => xs.reduce((a, r) => a + r.okPerSec, 0) / xs.length;
     // main-thread CPU per request: what the throughput would be on an idle machine, robust to other load
