@@ -1,5 +1,6 @@
 import path from "node:path";
 import { authConfig, type AuthConfig } from "./auth-config";
+import { reportsConfig, type ReportsConfig } from "./reports-config";
 
 /** Log levels in increasing severity. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -125,6 +126,37 @@ export interface Config {
   notify: NotifyConfig;
   /** Identity, tokens and rate limits; see {@link AuthConfig}. */
   auth: AuthConfig;
+  /**
+   * URL template of camera snapshots for `latest-image` (`{id}` = camera id, `{image_url}` = the camera's
+   * imageURL); unset = frames rendered offline. Env `CAMERA_SNAPSHOT_URL`.
+   */
+  cameraSnapshotUrl?: string;
+  /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, 256 MiB. */
+  cameraSnapshotCacheBytes: number;
+  /** Citizen reports and alerts; see {@link ReportsConfig}. */
+  reports: ReportsConfig;
+  /** WebSocket and GraphQL push; see {@link LiveConfig}. */
+  live: LiveConfig;
+}
+
+/** The live faces: WebSocket `/ws`, GraphQL `/graphql` (docs/graphql-and-websocket.md). */
+export interface LiveConfig {
+  /** Redis pub/sub channel of the live events (with `REDIS_URL`). Env `LIVE_CHANNEL`, default citygraph:live. */
+  channel: string;
+  /** Ping interval; a socket that missed the previous pong is dropped. Env `WS_HEARTBEAT`, default 30s. */
+  heartbeatMs: number;
+  /** Subscriptions one connection may hold. Env `WS_MAX_SUBSCRIPTIONS`, default 20. */
+  maxSubscriptions: number;
+  /** Messages waiting for one slow socket before it is closed (4008). Env `WS_QUEUE_MESSAGES`, default 256. */
+  queueMessages: number;
+  /** Largest client frame; larger closes the socket with 1009. Env `WS_MAX_FRAME_BYTES`, default 64 KiB. */
+  maxFrameBytes: number;
+  /** Client messages per second one socket may send (a burst of twice that). Env `WS_MESSAGES_PER_SECOND`, default 20. */
+  messagesPerSecond: number;
+  /** Deepest GraphQL selection. Env `GRAPHQL_MAX_DEPTH`, default 10. */
+  graphqlMaxDepth: number;
+  /** Most GraphQL result nodes a query may ask for (lists count at their limit). Env `GRAPHQL_MAX_COST`, default 20,000. */
+  graphqlMaxCost: number;
 }
 
 /** How notifications are delivered. */
@@ -151,8 +183,8 @@ export interface NotifyConfig {
   statusFlushMs: number;
 }
 
-/** Thrown for a bad environment value; main() prints its message and exits 1. */
-export class ConfigError extends Error {}
+import { ConfigError } from "./config-error";
+export { ConfigError };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
@@ -261,6 +293,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
     auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
+    cameraSnapshotUrl: env.CAMERA_SNAPSHOT_URL?.trim() || undefined,
+    cameraSnapshotCacheBytes: intVar(env, "CAMERA_SNAPSHOT_CACHE_BYTES", 256 * 1024 * 1024, 0, 1024 ** 4),
+    reports: reportsConfig(env),
+    live: liveConfig(env),
+  };
+}
+
+function liveConfig(env: NodeJS.ProcessEnv): LiveConfig {
+  const channel = env.LIVE_CHANNEL?.trim() || "citygraph:live";
+  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(channel)) {
+    throw new ConfigError(
+      `LIVE_CHANNEL must be 1 to 100 letters, digits, '_', '.', ':' or '-', got "${channel}"`,
+    );
+  }
+  return {
+    channel,
+    heartbeatMs: durationVar(env, "WS_HEARTBEAT", 30_000, 10, 3_600_000),
+    maxSubscriptions: intVar(env, "WS_MAX_SUBSCRIPTIONS", 20, 1, 10_000),
+    queueMessages: intVar(env, "WS_QUEUE_MESSAGES", 256, 1, 1_000_000),
+    maxFrameBytes: intVar(env, "WS_MAX_FRAME_BYTES", 64 * 1024, 256, 64 * 1024 * 1024),
+    messagesPerSecond: intVar(env, "WS_MESSAGES_PER_SECOND", 20, 1, 100_000),
+    graphqlMaxDepth: intVar(env, "GRAPHQL_MAX_DEPTH", 10, 2, 1000),
+    graphqlMaxCost: intVar(env, "GRAPHQL_MAX_COST", 20_000, 1, 100_000_000),
   };
 }
 
