@@ -6,6 +6,7 @@ import { CommitPipeline } from "../events/commit-pipeline";
 import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
 import { openAuth } from "../auth/open-auth";
+import { routeAccessGate } from "../api/rest/route-access";
 import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { authFace } from "./faces/auth-face";
@@ -71,8 +72,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs, federation),
-    restAFace(config, traffic, images),
-    restBFace(config, traffic, images, core),
+    restAFace(config, traffic, images, routeAccessGate),
+    restBFace(config, traffic, images, core, routeAccessGate),
     docsFace(),
     ...reportsFaces(config, reports),
     ...(auth ? [authFace(auth)] : []),

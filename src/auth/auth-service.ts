@@ -76,7 +76,7 @@ export class AuthService {
       throw unauthorized("A bearer token or an API key is required", false);
     if (this.external && !this.tokens.isOurs(token) && this.external.claims(token))
       return this.external.verify(token);
-    const p = await this.tokens.verify(token);
+    const p = this.tokens.cached(token) ?? (await this.tokens.verify(token));
     if (p.kind === "user" && !this.directory.user(p.id)) throw unauthorized("Token of a deleted user");
     if (p.session !== undefined && this.families.isRevoked(p.session)) throw unauthorized("Token revoked");
     return p;

@@ -33,10 +33,12 @@ export function rateLimitGate(limits: Pick<RateLimits, "consume">): Middleware {
 }
 
 function setHeaders(ctx: Context, d: RateDecision): void {
-  const now = Math.floor(Date.now() / 1000);
-  ctx.set("X-RateLimit-Limit", String(d.limit));
-  ctx.set("X-RateLimit-Remaining", String(d.remaining));
-  ctx.set("X-RateLimit-Reset", String(d.resetAt));
-  ctx.set("RateLimit-Policy", `"${d.policy}";q=${d.limit};w=${d.windowS}`);
-  ctx.set("RateLimit", `"${d.policy}";r=${d.remaining};t=${Math.max(0, d.resetAt - now)}`);
+  // straight to the response: Koa's ctx.set costs more, and this runs on every counted request
+  const res = ctx.res;
+  const t = Math.max(0, d.resetAt - Math.floor(Date.now() / 1000));
+  res.setHeader("X-RateLimit-Limit", d.limit);
+  res.setHeader("X-RateLimit-Remaining", d.remaining);
+  res.setHeader("X-RateLimit-Reset", d.resetAt);
+  res.setHeader("RateLimit-Policy", `"${d.policy}";q=${d.limit};w=${d.windowS}`);
+  res.setHeader("RateLimit", `"${d.policy}";r=${d.remaining};t=${t}`);
 }

@@ -21,6 +21,8 @@ export const PROTECTED_PREFIXES = [
   "/notifications/",
 ];
 
+const PROTECTED = PROTECTED_PREFIXES.map((p) => [p, p.replace(/\/$/, "")] as const);
+
 const rule = (method: string, path: RegExp, access: RouteAccess): RoutePermission => ({
   method,
   path,
@@ -31,7 +33,7 @@ const BASES = "(?:/v1|/api/v1)";
 /**
  * The permission table of every face (decisions.md "Identity, roles, tokens"). Without a line here a
  * route on a protected path needs `read` for GET, HEAD and OPTIONS and `write` for any other method. The
- * lines say where a POST is a read (SPARQL, NGSI-LD query, GraphQL: the GraphQL face checks mutations
+ * lines say where a GET needs more than `read` (NGSI-LD subscriptions), where a POST is a read (SPARQL, NGSI-LD query, GraphQL: the GraphQL face checks mutations
  * itself with checkPermission), where a viewer may write (citizen reports, its own alert subscriptions),
  * what is open (login, refresh, the OpenAPI documents) and what only an admin does. A face adds its own
  * lines through `Face.permissions`; the first matching line wins and the faces' lines come first.
@@ -45,7 +47,9 @@ export const DEFAULT_PERMISSIONS: readonly RoutePermission[] = [
   rule("POST", /^\/sparql$/, "read"),
   rule("POST", /^\/graphql$/, "read"),
   rule("POST", /^\/ngsi-ld\/v1\/entityOperations\/query$/, "read"),
-  rule("DELETE", /^\/ngsi-ld\/v1\/entityOperations\/purge$/, "admin"),
+  rule("DELETE", /^\/ngsi-ld\/v1\/entities$/, "admin"), // purge by type, id or q
+  // subscriptions hold their receivers' endpoints and secrets (receiverInfo): operators and admins only
+  rule("GET", /^\/ngsi-ld\/v1\/subscriptions(\/|$)/, "write"),
   rule("POST", new RegExp(`^${BASES}/citizen-reports$`), "report"),
   rule("POST", /^\/v1\/accidents\/report$/, "report"),
   rule("POST", /^\/api\/v1\/accidents$/, "report"),
@@ -56,7 +60,17 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The access a request needs: `open` outside the protected paths, else the first matching line, else by method. */
 export function accessOf(method: string, path: string, table: readonly RoutePermission[]): RouteAccess {
-  if (!PROTECTED_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ""))) return "open";
-  for (const r of table) if ((r.method === "*" || r.method === method) && r.path.test(path)) return r.access;
+  if (!PROTECTED.some(([p, bare]) => path.startsWith(p) || path === bare)) return "open";
+  for (const r of linesFor(table, method)) if (r.path.test(path)) return r.access;
   return READ_METHODS.has(method) ? "read" : "write";
+}
+
+/** The lines of `table` for one method, in order, computed once per table and method (this runs per request). */
+const byMethod = new WeakMap<readonly RoutePermission[], Map<string, RoutePermission[]>>();
+function linesFor(table: readonly RoutePermission[], method: string): RoutePermission[] {
+  let m = byMethod.get(table);
+  if (!m) byMethod.set(table, (m = new Map()));
+  let lines = m.get(method);
+  if (!lines) m.set(method, (lines = table.filter((r) => r.method === "*" || r.method === method)));
+  return lines;
 }

@@ -34,6 +34,9 @@ describe("auth: identity and roles on every face (AUTH=on)", function () {
     const sparql = await http(app.url, "POST", "/sparql", "ASK {}", SPARQL);
     expect(sparql.status).to.equal(401);
     expect(sparql.body).to.include({ title: "Unauthorized" });
+    const a = await http(app.url, "GET", "/v1/cameras");
+    expect(a.status).to.equal(401);
+    expect((a.body as { error: { code: string } }).error.code).to.equal("UNAUTHORIZED");
     const rest = await http(app.url, "GET", "/v1/admin/users");
     expect(rest.status).to.equal(401);
     expect(rest.body).to.deep.equal({
@@ -68,6 +71,9 @@ describe("auth: identity and roles on every face (AUTH=on)", function () {
   });
 
   it("lets a viewer read every face and refuses its writes with 403", async () => {
+    const cams = await http(app.url, "GET", "/v1/cameras", undefined, bearer(viewer));
+    expect(cams.status, cams.text).to.equal(200);
+    expect(cams.body).to.include({ total: 0 });
     expect(
       (await http(app.url, "GET", "/ngsi-ld/v1/entities?type=Thing", undefined, bearer(viewer))).status,
     ).to.equal(200);
@@ -85,11 +91,19 @@ describe("auth: identity and roles on every face (AUTH=on)", function () {
     const admin403 = await http(app.url, "GET", "/v1/admin/users", undefined, bearer(viewer));
     expect(admin403.status).to.equal(403);
     expect((admin403.body as { error: { code: string } }).error.code).to.equal("FORBIDDEN");
-    // the permission table lets a viewer report and keep its alert subscriptions (the route itself is not here: 404)
+    // the permission table lets a viewer report and keep its alert subscriptions: the empty body reaches the route (400)
     for (const p of ["/v1/citizen-reports", "/api/v1/citizen-reports", "/v1/alerts/subscriptions"]) {
-      expect((await http(app.url, "POST", p, {}, bearer(viewer))).status, p).to.equal(404);
+      const r = await http(app.url, "POST", p, {}, bearer(viewer));
+      expect(r.status, `${p} ${r.text}`).to.equal(400);
     }
     expect((await http(app.url, "PATCH", "/v1/accidents/a1", {}, bearer(viewer))).status).to.equal(403);
+    // subscriptions show their receivers' secrets: not to viewers
+    expect(
+      (await http(app.url, "GET", "/ngsi-ld/v1/subscriptions", undefined, bearer(viewer))).status,
+    ).to.equal(403);
+    expect(
+      (await http(app.url, "GET", "/ngsi-ld/v1/subscriptions", undefined, bearer(operator))).status,
+    ).to.equal(200);
   });
 
   it("lets an operator write, and not administer", async () => {
@@ -108,6 +122,15 @@ describe("auth: identity and roles on every face (AUTH=on)", function () {
     expect(r.status).to.equal(200);
     expect((r.body as { name: { value: string } }).name.value).to.equal("x");
     expect((await http(app.url, "POST", "/v1/admin/users", {}, bearer(operator))).status).to.equal(403);
+    const purge = await http(
+      app.url,
+      "DELETE",
+      "/ngsi-ld/v1/entities?type=Thing",
+      undefined,
+      bearer(operator),
+    );
+    expect(purge.status).to.equal(403);
+    expect((purge.body as { detail: string }).detail).to.equal("Role operator may not administer");
   });
 
   it("lets an admin list and delete users; a deleted user's token stops working", async () => {

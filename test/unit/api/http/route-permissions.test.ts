@@ -20,6 +20,9 @@ describe("api/http/route-permissions", () => {
     expect(accessOf("PATCH", "/v1/accidents/a1", t)).to.equal("write");
     expect(accessOf("DELETE", "/api/v1/alerts/subscriptions/s1", t)).to.equal("own-alerts");
     expect(accessOf("GET", "/v1/admin/users", t)).to.equal("admin");
+    expect(accessOf("DELETE", "/ngsi-ld/v1/entities", t)).to.equal("admin");
+    expect(accessOf("DELETE", "/ngsi-ld/v1/entities/urn:x", t)).to.equal("write");
+    expect(accessOf("GET", "/ngsi-ld/v1/subscriptions/urn:s", t)).to.equal("write");
     expect(accessOf("POST", "/v1/auth/login", t)).to.equal("open");
     expect(accessOf("POST", "/api/v1/auth/logout", t)).to.equal("optional");
   });
