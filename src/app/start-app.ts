@@ -5,7 +5,10 @@ import { seedIfEmpty } from "../demo/ingest/start-data";
 import { CommitPipeline } from "../events/commit-pipeline";
 import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
+import { openAuth } from "../auth/open-auth";
+import { authGates } from "./auth";
 import { openContexts } from "./contexts";
+import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { reportsFaces } from "./faces/reports-faces";
 import { restAFace } from "./faces/rest-a-face";
@@ -29,7 +32,7 @@ export interface RunningApp {
 }
 
 /**
- * The composition root (DESIGN.md "Layout"): opens the storage, builds the NGSI-LD model and the
+ * The composition root (docs/design.md "Layout"): opens the storage, builds the NGSI-LD model and the
  * commit pipeline, mounts the faces on one HTTP server, then seeds the demo city and starts its feed.
  */
 export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
@@ -42,21 +45,27 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
+  subs.onDelivery(
+    (r) => r.ok && traffic.alerts.recordDelivery(r.job.body, Date.parse(r.at), r.job.subscriptionId),
+  );
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
   const reports = await startReports(config, log, core, contexts, pipeline, traffic);
 
+  const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
     ...reportsFaces(config, reports),
     restAFace(config, traffic),
+    ...(auth ? [authFace(auth)] : []),
   ];
-  const { server, url } = await listen(config, buildHttpApp(log, faces));
+  const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
-  const stopFeed = config.feed ? startFeed({ baseUrl: url, log }) : () => undefined;
+  const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;
+  const stopFeed = config.feed ? startFeed({ baseUrl: url, log, credential }) : () => undefined;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -66,6 +75,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       await subs.close();
       await reports.close();
       for (const f of faces) await f.close?.();
+      await auth?.close();
       await storage.close();
       log.info("citygraph stopped");
     })());

@@ -1,5 +1,5 @@
 /**
- * One notification to deliver (issue 4 item 3: "a notification job per match"). It carries everything
+ * One notification to deliver. It carries everything
  * the sender needs, already rendered, so a job read back from Redis after a restart is sent as it was
  * enqueued, without the store.
  */

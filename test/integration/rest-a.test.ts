@@ -1,9 +1,12 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { booleanPointInPolygon } from "@turf/turf";
 import { expect } from "chai";
 import sharp from "sharp";
 import { RestAClient } from "./helpers/rest-a-client";
 import { http, startTestApp, type TestApp } from "./helpers/test-app";
 import { accidentDoc, airDoc, flowDoc, TRAFFIC_LINK, upsert, weatherDoc } from "./helpers/traffic-fixture";
+import { TRAFFIC_ENTITY_CONTEXT } from "../../src/domain/vocabulary";
 
 type Cam = {
   id: string;
@@ -203,7 +206,35 @@ describe("REST variant A (/v1) on the seeded HCMC graph", function () {
   });
 
   describe("accidents (§4.3)", () => {
+    let receiver: Server;
+    let notified: () => void;
+    const delivered = new Promise<void>((resolve) => (notified = resolve));
     before(async () => {
+      // a subscriber to critical accidents: their timeline shows when the alert went out
+      receiver = createServer((req, res) => {
+        req.resume();
+        req.on("end", () => {
+          res.end();
+          notified();
+        });
+      });
+      await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+      const port = (receiver.address() as AddressInfo).port;
+      const sub = await http(
+        app.url,
+        "POST",
+        "/ngsi-ld/v1/subscriptions",
+        {
+          id: "urn:ngsi-ld:Subscription:t19-critical",
+          type: "Subscription",
+          entities: [{ type: "TrafficAccident" }],
+          q: 'severity=="critical"',
+          notification: { endpoint: { uri: `http://127.0.0.1:${port}/alerts`, accept: "application/json" } },
+          "@context": TRAFFIC_ENTITY_CONTEXT,
+        },
+        { "Content-Type": "application/ld+json" },
+      );
+      expect(sub.status, sub.text).to.equal(201);
       const c = q1[0].location;
       for (const [id, t, sev, at] of [
         [acc.a1, now - HOUR, "severe", c],
@@ -234,6 +265,20 @@ describe("REST variant A (/v1) on the seeded HCMC graph", function () {
       };
       expect(d).to.include({ id: acc.a1, severity: "severe" });
       expect(d.timeline.map((e) => e.event)).to.deep.equal(["detected"]);
+    });
+
+    after(() => new Promise<void>((r) => receiver.close(() => r())));
+
+    it("adds alert_sent to the timeline once a notification about the accident was delivered", async () => {
+      await delivered;
+      let events: string[] = [];
+      for (let i = 0; i < 50 && !events.includes("alert_sent"); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        events = (
+          (await api.get(`/v1/accidents/${acc.a3}`)).body as { timeline: { event: string }[] }
+        ).timeline.map((e) => e.event);
+      }
+      expect(events).to.deep.equal(["detected", "alert_sent"]);
     });
 
     it("filters by severity, district and period, and pages", async () => {

@@ -5,7 +5,7 @@ import type { ErrorRenderer } from "./faces";
 import { requestOf, type FaceName } from "./request-context";
 
 /**
- * Turns every thrown error into the body of the face that serves the request (DESIGN.md "Errors").
+ * Turns every thrown error into the body of the face that serves the request (docs/design.md "Errors").
  * A 500 never shows internals: the client sees the kind's title and the request id, the log keeps
  * the message and the stack. Other 5xx kinds (503, 507) carry messages written for the client. A bad
  * input is a 4xx AppError by construction.
@@ -31,7 +31,15 @@ export function errorMiddleware(log: Logger, rendererOf: (face: FaceName) => Err
       if (err.kind === "TooManyRequests" && typeof err.details.retry_after === "number") {
         ctx.set("Retry-After", String(err.details.retry_after));
       }
+      if (err.kind === "Unauthorized") ctx.set("WWW-Authenticate", bearerChallenge(err));
       rendererOf(request.face)(ctx, err, request.id);
     }
   };
+}
+
+/** The `WWW-Authenticate` of a 401 (RFC 6750 §3): `error="invalid_token"` when a token was refused. */
+function bearerChallenge(err: AppError): string {
+  if (err.details.reason !== "invalid_token") return 'Bearer realm="citygraph"';
+  const desc = err.message.replace(/["\\]/g, "'");
+  return `Bearer realm="citygraph", error="invalid_token", error_description="${desc}"`;
 }

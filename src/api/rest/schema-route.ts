@@ -20,7 +20,7 @@ export interface RouteInput {
 /**
  * One REST operation, declared once: its path, its query/body/response schemas, who may call it and
  * its handler. The schemas validate the request (ajv) and make the OpenAPI document, so the two
- * cannot drift (DESIGN.md "The request pipeline").
+ * cannot drift (docs/design.md "The request pipeline").
  */
 export interface RouteSpec {
   method: "get" | "post" | "patch" | "put" | "delete";

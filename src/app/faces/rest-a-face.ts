@@ -14,12 +14,12 @@ import type { Face } from "./face";
  */
 export function restAFace(config: Config, traffic: TrafficDomain, gate?: RouteGate): Face {
   const rendered = new RenderedFrameSource();
-  const snapshotUrl = process.env.CAMERA_SNAPSHOT_URL;
+  const snapshotUrl = config.cameraSnapshotUrl;
   const images: CameraImageSource = snapshotUrl
     ? new SnapshotUrlSource({
         template: snapshotUrl,
         dir: path.join(config.dataDir, "media", "cameras"),
-        maxBytes: Number(process.env.CAMERA_SNAPSHOT_CACHE_BYTES ?? 256 * 1024 * 1024),
+        maxBytes: config.cameraSnapshotCacheBytes,
         fallback: rendered,
       })
     : rendered;

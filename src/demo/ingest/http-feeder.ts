@@ -21,13 +21,15 @@ export interface FeederOptions {
   backfillStepMs?: number;
   /** Accidents per hour city-wide (default: the feed's own, 2). */
   accidentsPerHour?: number;
+  /** The bearer token to send, when the broker checks credentials (the service's own token with AUTH=on). */
+  credential?: () => Promise<string>;
 }
 
 /** Documents per batch request (well under the batch limits of any broker). */
 const BATCH = 500;
 
 /**
- * The live feed (issue 6 item 3; `FEED=off` turns it off) as an external feeder: every tick it sends the
+ * The live feed (`FEED=off` turns it off) as an external feeder: every tick it sends the
  * feed's observations to the broker's own NGSI-LD API, POST /ngsi-ld/v1/entityOperations/upsert?options=update
  * (ETSI GS CIM 009 v1.8 §5.6.8), over HTTP like any other client. Returns a stop function.
  */
@@ -67,7 +69,10 @@ export function startFeed(opts: FeederOptions): () => void {
       for (let i = 0; i < docs.length && !stopped; i += BATCH) {
         const res = await fetch(url, {
           method: "POST",
-          headers: { "Content-Type": "application/ld+json" },
+          headers: {
+            "Content-Type": "application/ld+json",
+            ...(opts.credential ? { Authorization: `Bearer ${await opts.credential()}` } : {}),
+          },
           body: JSON.stringify(docs.slice(i, i + BATCH)),
         });
         const text = await res.text();

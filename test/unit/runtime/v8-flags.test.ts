@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { V8_FLAGS } from "../../../src/runtime/v8-flags";
 
-describe("process: V8 flags set by the service itself (docs/performance.md Session 4)", () => {
+describe("process: V8 flags set by the service itself (docs/decisions/0002-memory-at-scale.md)", () => {
   it("turns allocation-site pretenuring off", () => {
     expect(V8_FLAGS).to.include("--no-allocation-site-pretenuring");
   });
