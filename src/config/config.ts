@@ -164,7 +164,6 @@ export interface NotifyConfig {
   statusFlushMs: number;
 }
 
-
 function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return def;
