@@ -82,6 +82,12 @@ export const ERROR_KINDS = {
     code: "SERVICE_UNAVAILABLE",
     title: "Unavailable",
   },
+  LoopDetected: {
+    status: 508,
+    problem: "LoopDetected",
+    code: "INVALID_REQUEST",
+    title: "Loop detected",
+  },
   InternalError: { status: 500, problem: "InternalError", code: "INTERNAL_ERROR", title: "Internal error" },
 } as const;
 
