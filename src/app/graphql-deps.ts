@@ -1,3 +1,5 @@
+import { parseCitizenReportJson } from "../domain/reports/report-input";
+import type { ReportsParts } from "./reports";
 import type { GraphqlDeps } from "../api/graphql/graphql-context";
 import type { LiveAuth } from "../api/http/live-auth";
 import type { Config } from "../config/config";
@@ -13,8 +15,22 @@ export function graphqlDeps(
   traffic: TrafficDomain,
   live: LiveParts,
   auth: LiveAuth,
+  reports?: ReportsParts,
 ): GraphqlDeps {
   return {
+    submitReport: reports
+      ? async (input, principal) => {
+          const parsed = parseCitizenReportJson(input, "graphql");
+          if (principal && principal.kind !== "anonymous") parsed.reporter.principalId = principal.id;
+          const r = await reports.submission.submit(parsed);
+          return {
+            id: r.report.id,
+            status: "submitted",
+            verificationStatus: "pending",
+            message: `Verification expected within ${r.estimatedVerificationTime}`,
+          };
+        }
+      : undefined,
     domain: traffic,
     setCameraStatus: (id, status) =>
       setCameraStatus(core.attributes, traffic.cameras, traffic.projection.traffic, id, status),

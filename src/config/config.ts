@@ -1,6 +1,9 @@
 import path from "node:path";
+import { ConfigError } from "./config-error";
 import { authConfig, type AuthConfig } from "./auth-config";
 import { reportsConfig, type ReportsConfig } from "./reports-config";
+
+export { ConfigError };
 
 /** Log levels in increasing severity. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -192,9 +195,6 @@ export interface NotifyConfig {
   /** Delivery statuses of subscriptions are written to the graph at most this often. Env `SUBSCRIPTION_STATUS_FLUSH`, default 2s. */
   statusFlushMs: number;
 }
-
-import { ConfigError } from "./config-error";
-export { ConfigError };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];

@@ -144,6 +144,16 @@ describe("citizen reports: submission, images, verification, review, duplicates"
     expect(e.vehiclesInvolved.value).to.equal(2);
   });
 
+  it("the GraphQL mutation submitCitizenReport goes through the same submission", async () => {
+    const query = `mutation { submitCitizenReport(input: {category: ROAD_DAMAGE, location: {lat: 10.81, lon: 106.71},
+      description: "A deep pothole in the right lane here"}) { id status verificationStatus message } }`;
+    const r = await http(app.url, "POST", "/graphql", { query });
+    const got = (r.body as Obj).data.submitCitizenReport;
+    expect(got).to.include({ status: "submitted", verificationStatus: "pending" });
+    const e = (await ngsi(app, `urn:ngsi-ld:CitizenReport:${got.id}`)).body as Obj;
+    expect(e.reportType.value).to.equal("road_damage");
+  });
+
   it("a latitude outside the city is a 400 saying so", async () => {
     const r = await http(app.url, "POST", "/v1/citizen-reports", {
       category: "other",

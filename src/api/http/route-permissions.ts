@@ -19,6 +19,7 @@ export const PROTECTED_PREFIXES = [
   "/graphql",
   "/ws",
   "/notifications/",
+  "/open311/",
 ];
 
 const PROTECTED = PROTECTED_PREFIXES.map((p) => [p, p.replace(/\/$/, "")] as const);

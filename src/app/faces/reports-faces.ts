@@ -27,8 +27,17 @@ export function reportsFaces(config: Config, reports: ReportsParts): Face[] {
   const o = new Router({ prefix: "/open311/v2" });
   registerOpen311Routes(o, reports);
   return [
-    { mount: { name: "rest-a", prefixes: ["/v1/"], renderError: renderRestError }, routers: [a] },
+    {
+      mount: { name: "rest-a", prefixes: ["/v1/"], renderError: renderRestError },
+      routers: [a],
+      // decisions.md: the review of citizen reports is an operator's
+      permissions: [{ method: "*", path: /^\/v1\/reviews(\/[^/]+)?$/, access: "write" }],
+    },
     { mount: { name: "rest-b", prefixes: ["/api/v1/"], renderError: renderRestError }, routers: [b] },
-    { mount: { name: "open311", prefixes: ["/open311/"], renderError: renderOpen311Error }, routers: [o] },
+    {
+      mount: { name: "open311", prefixes: ["/open311/"], renderError: renderOpen311Error },
+      routers: [o],
+      permissions: [{ method: "POST", path: /^\/open311\/v2\/requests\.json$/, access: "report" }],
+    },
   ];
 }

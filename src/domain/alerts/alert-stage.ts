@@ -46,6 +46,7 @@ export class AlertStage implements DeliveryStage {
         );
         continue;
       }
+      if (this.subscriptions.all().length === 0) continue;
       const now = alertFactOf(after, types, meta.ctx);
       if (!now) continue;
       const before = meta.before.get(id);
