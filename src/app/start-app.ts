@@ -11,8 +11,11 @@ import { openContexts } from "./contexts";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { restAFace } from "./faces/rest-a-face";
+import { docsFace } from "./faces/docs-face";
+import { restBFace } from "./faces/rest-b-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
+import { cameraImages } from "./images";
 import { buildHttpApp, closeServer, listen, routeUpgrades } from "./http";
 import { graphqlDeps } from "./graphql-deps";
 import { startLive } from "./live";
@@ -48,18 +51,24 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
+  subs.onDelivery(
+    (r) => r.ok && traffic.alerts.recordDelivery(r.job.body, Date.parse(r.at), r.job.subscriptionId),
+  );
   const live = await startLive(config, log, storage, core, traffic, pipeline);
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
+  const images = cameraImages(config);
   const pushAuth = liveAuth(auth);
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
-    restAFace(config, traffic),
+    restAFace(config, traffic, images),
+    restBFace(config, traffic, images, core),
+    docsFace(),
     ...(auth ? [authFace(auth)] : []),
     wsFace(config, log, live, pushAuth),
     graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth), pushAuth),

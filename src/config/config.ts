@@ -125,6 +125,13 @@ export interface Config {
   notify: NotifyConfig;
   /** Identity, tokens and rate limits; see {@link AuthConfig}. */
   auth: AuthConfig;
+  /**
+   * URL template of camera snapshots for `latest-image` (`{id}` = camera id, `{image_url}` = the camera's
+   * imageURL); unset = frames rendered offline. Env `CAMERA_SNAPSHOT_URL`.
+   */
+  cameraSnapshotUrl?: string;
+  /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, 256 MiB. */
+  cameraSnapshotCacheBytes: number;
   /** WebSocket and GraphQL push; see {@link LiveConfig}. */
   live: LiveConfig;
 }
@@ -283,6 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
     auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
+    cameraSnapshotUrl: env.CAMERA_SNAPSHOT_URL?.trim() || undefined,
+    cameraSnapshotCacheBytes: intVar(env, "CAMERA_SNAPSHOT_CACHE_BYTES", 256 * 1024 * 1024, 0, 1024 ** 4),
     live: liveConfig(env),
   };
 }
