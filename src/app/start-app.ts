@@ -10,6 +10,7 @@ import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { reportsFaces } from "./faces/reports-faces";
 import { restAFace } from "./faces/rest-a-face";
 import { docsFace } from "./faces/docs-face";
 import { restBFace } from "./faces/rest-b-face";
@@ -23,8 +24,10 @@ import { graphqlFace } from "./faces/graphql-face";
 import { wsFace } from "./faces/ws-face";
 import { liveAuth } from "./live-auth";
 import { buildNgsiLdCore } from "./ngsi-ld";
+import { startReports } from "./reports";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
+import { startFederation } from "./federation";
 import { buildTrafficDomain } from "./traffic";
 
 /** A running citygraph service. */
@@ -49,6 +52,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
+  const federation = await startFederation(config, log, storage, contexts, subs);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
   subs.onDelivery(
@@ -58,6 +62,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
+  const reports = await startReports(config, log, core, contexts, pipeline, traffic);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);
@@ -65,10 +70,11 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
-    ngsiLdFace(config, storage, contexts, core, subs),
+    ngsiLdFace(config, storage, contexts, core, subs, federation),
     restAFace(config, traffic, images),
     restBFace(config, traffic, images, core),
     docsFace(),
+    ...reportsFaces(config, reports),
     ...(auth ? [authFace(auth)] : []),
     wsFace(config, log, live, pushAuth),
     graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth), pushAuth),
@@ -86,7 +92,9 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       // open WebSockets hold the HTTP server's close: the socket faces close theirs first
       for (const f of faces) if (f.upgrades) await f.close?.();
       await closeServer(server);
+      await federation.close();
       await subs.close();
+      await reports.close();
       for (const f of faces) if (!f.upgrades) await f.close?.();
       await live.close();
       await auth?.close();

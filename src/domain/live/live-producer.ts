@@ -5,7 +5,7 @@ import type { CommitEvent } from "../../store/graph-store";
 import type { AccidentState, LiveModel } from "./live-model";
 
 /**
- * Turns committed entity changes into live events (DESIGN.md "One change feed"; issue "One feed for
+ * Turns committed entity changes into live events (docs/design.md "One change feed"; issue "One feed for
  * both"), as a derived stage of the commit pipeline that runs after the traffic model's own stage:
  * - an accident created, or its severity or status changed -> `accidents`;
  * - a new weather observation -> `weather`;
