@@ -77,7 +77,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     ...reportsFaces(config, reports),
     ...(auth ? [authFace(auth)] : []),
     wsFace(config, log, live, pushAuth),
-    graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth), pushAuth),
+    graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
   routeUpgrades(server, faces);
