@@ -156,16 +156,28 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
     expect(back.body.data).to.deep.equal({ camera: { status: "ERROR" } });
   });
 
-  it("updateCameraStatus of an unknown camera is NOT_FOUND; submitCitizenReport submits a report", async () => {
+  it("updateCameraStatus of an unknown camera is NOT_FOUND", async () => {
     const a = await gql(app.url, `mutation { updateCameraStatus(id: "nope", status: ACTIVE) { id } }`);
     expect(a.body.errors?.[0].extensions?.code).to.equal("NOT_FOUND");
-    const b = await gql(
+  });
+
+  it("submitCitizenReport makes the same report as REST A POST /citizen-reports; bad input is INVALID_PARAMETER", async () => {
+    const ok = await gql(
       app.url,
-      `mutation { submitCitizenReport(input: {category: ACCIDENT, location: {lat: 10.77, lon: 106.7}, description: "two motorbikes collided"}) { id status verificationStatus message } }`,
+      `mutation { submitCitizenReport(input: {category: ACCIDENT, location: {lat: 10.7769, lon: 106.7009}, description: "Two motorbikes collided at the corner", reporter: {name: "Lan"}}) { id status verificationStatus message } }`,
     );
-    const got = (b.body.data as { submitCitizenReport: { status: string; verificationStatus: string } })
-      .submitCitizenReport;
-    expect(got).to.include({ status: "submitted", verificationStatus: "pending" });
+    const r = (ok.body.data as { submitCitizenReport: Record<string, string> }).submitCitizenReport;
+    expect(r.id).to.be.a("string");
+    expect(r.status).to.be.oneOf(["submitted", "verified"]);
+    expect(r.message).to.match(/Report received/);
+    const rest = await fetch(`${app.url}/v1/citizen-reports/${encodeURIComponent(r.id)}`);
+    expect(rest.status).to.equal(200);
+    expect(((await rest.json()) as { id: string }).id).to.equal(r.id);
+    const bad = await gql(
+      app.url,
+      `mutation { submitCitizenReport(input: {category: OTHER, location: {lat: 10.77, lon: 106.7}, description: "short"}) { id } }`,
+    );
+    expect(bad.body.errors?.[0].extensions?.code).to.equal("INVALID_PARAMETER");
   });
 
   it("automatic persisted queries: unknown hash, then registered, then by GET", async () => {
