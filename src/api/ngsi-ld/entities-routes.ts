@@ -13,7 +13,7 @@ import { entityFromBody, objectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
 import type { NgsiState } from "./ngsi-state";
 import { remember, sendCached, type ResponseCache } from "./response-cache";
-import { joinParams, optionsParam, param, pathEntityId, renderOptions } from "./query-params";
+import { joinParams, optionsParam, param, pathAttrId, pathEntityId, renderOptions } from "./query-params";
 
 const st = (ctx: Context) => ctx.state as NgsiState;
 
@@ -175,8 +175,8 @@ function fragmentBody(ctx: Context, id: string): Record<string, unknown> {
 
 function attrPath(ctx: Context): { id: string; name: string } {
   const id = pathEntityId(ctx);
-  const attrId = (ctx.params as Record<string, string>).attrId;
-  return { id, name: canonicalName(st(ctx).ldContext, attrId) };
+  const ldc = st(ctx).ldContext;
+  return { id, name: canonicalName(ldc, pathAttrId(ctx, ldc)) };
 }
 
 /** The body of a single-attribute operation (§6.7.3.1, §6.7.3.3): one attribute's instance(s). */

@@ -9,13 +9,13 @@ import { normalizeTemporalEntity } from "../../ngsi-ld/temporal/normalize-tempor
 import type { TemporalService } from "../../ngsi-ld/temporal/temporal-service";
 import { objectBody } from "./entity-body";
 import type { NgsiState } from "./ngsi-state";
-import { param, pathEntityId } from "./query-params";
+import { param, pathAttrId, pathEntityId } from "./query-params";
 
 const st = (ctx: Context) => ctx.state as NgsiState;
 
 /** The attribute IRI of the path's `attrId` (400 when it is not a valid name). */
 export function pathAttr(ctx: Context): string {
-  const a = (ctx.params as Record<string, string>).attrId;
+  const a = pathAttrId(ctx, st(ctx).ldContext);
   if (!isValidName(a)) throw badRequest(`Attribute name ${JSON.stringify(a)} is not valid`, { attrId: a });
   return st(ctx).ldContext.expandTerm(a);
 }

@@ -3,6 +3,7 @@ import type { Entity } from "./entity";
 import { ENTITY_META_MEMBERS } from "./attribute-kinds";
 import { isObject, normalizeAttribute } from "./normalize-attribute";
 import { isAbsoluteUri, isValidName } from "./uri";
+import { refuseReserved } from "./reserved";
 
 /** What an entity body must carry: an entity for create/upsert, a fragment for updates. */
 export type EntityBodyKind = "entity" | "fragment";
@@ -19,6 +20,7 @@ export function normalizeEntity(body: unknown, kind: EntityBodyKind): Entity {
   const out: Entity = { id: "", type: [] };
   if (kind === "entity" || id !== undefined) {
     if (!isAbsoluteUri(id)) throw badRequest(`Entity id must be a URI, got ${JSON.stringify(id)}`, { id });
+    refuseReserved(id, "Entity id");
     out.id = id;
   }
   if (kind === "entity" || type !== undefined) out.type = checkTypes(type);

@@ -19,6 +19,24 @@ type StoredState = Omit<SubscriptionRecord, "tenant">;
 
 const graphOf = (id: string) => SUBSCRIPTION_GRAPH_PREFIX + encodeURIComponent(id);
 
+/** The stored state, checked for the members every reader relies on. */
+function storedState(v: unknown): StoredState {
+  const s = v as Partial<StoredState> | null;
+  if (
+    typeof s !== "object" ||
+    s === null ||
+    typeof s.sub !== "object" ||
+    s.sub === null ||
+    typeof s.sub.id !== "string" ||
+    typeof s.sub.createdAt !== "string" ||
+    typeof s.stats !== "object" ||
+    s.stats === null
+  ) {
+    throw new Error("not a subscription record");
+  }
+  return s as StoredState;
+}
+
 /**
  * Keeps subscriptions in the graph store (issue 4: "Subscriptions are stored in the graph and survive
  * restarts"): one named graph per subscription under `urn:citygraph:internal:subscription:`, holding one
@@ -49,8 +67,13 @@ export class SubscriptionRepository {
     });
   }
 
-  /** Every stored subscription of every tenant (start-up). */
-  async loadAll(): Promise<SubscriptionRecord[]> {
+  /**
+   * Every stored subscription of every tenant (start-up). A record that does not read as a subscription
+   * (damaged, or written by an older build) is passed to `skipped` and left out: it never stops a start.
+   */
+  async loadAll(
+    skipped: (graph: string, error: string) => void = () => undefined,
+  ): Promise<SubscriptionRecord[]> {
     const out: SubscriptionRecord[] = [];
     for (const tenant of await this.store.tenants()) {
       const rows = await this.store.select(
@@ -58,9 +81,14 @@ export class SubscriptionRepository {
         `SELECT ?g ?s WHERE { GRAPH ?g { ?g <${SUBSCRIPTION_STATE}> ?s } }`,
       );
       for (const r of rows) {
-        const [t] = parseNTriples(`${r.g} <${SUBSCRIPTION_STATE}> ${r.s} .\n`);
-        const state = JSON.parse(t.object.value) as StoredState;
-        out.push({ tenant, ...state });
+        try {
+          const [t] = parseNTriples(`${r.g} <${SUBSCRIPTION_STATE}> ${r.s} .\n`);
+          if (!t.subject.value.startsWith(SUBSCRIPTION_GRAPH_PREFIX))
+            throw new Error("not a subscription graph");
+          out.push({ tenant, ...storedState(JSON.parse(t.object.value)) });
+        } catch (e) {
+          skipped(r.g, (e as Error).message);
+        }
       }
     }
     out.sort((a, b) => a.sub.createdAt.localeCompare(b.sub.createdAt));

@@ -36,7 +36,9 @@ export class SubscriptionService {
 
   /** Loads the stored subscriptions (start-up); one that no longer compiles is logged and skipped. */
   async load(): Promise<number> {
-    for (const record of await this.repo.loadAll()) {
+    const skipped = (graph: string, error: string) =>
+      this.log("stored subscription skipped", { graph, error });
+    for (const record of await this.repo.loadAll(skipped)) {
       try {
         this.put(await this.compiled(record, await this.compile(record.context)));
       } catch (e) {
