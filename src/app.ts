@@ -216,9 +216,13 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     heapReduceIntervalMs: config.heapReduceIntervalMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
-  registerSparqlRoutes(root, sparql, { maxBodyBytes: config.maxBodyBytes, maxRows: config.sparqlMaxRows });
+  registerSparqlRoutes(root, sparql, {
+    maxBodyBytes: config.maxBodyBytes,
+    maxRows: config.sparqlMaxRows,
+    bodyTimeoutMs: config.bodyReadTimeoutMs,
+  });
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
-  ngsi.use(ngsiRequest(contexts, config.maxBodyBytes));
+  ngsi.use(ngsiRequest(contexts, config.maxBodyBytes, config.bodyReadTimeoutMs));
   registerEntityRoutes(ngsi, entities, new AttributeService(repo), responses);
   registerBatchRoutes(ngsi, batch, entities, contexts);
   registerQueryRoutes(ngsi, querySources, rendered, config.maxLimit);

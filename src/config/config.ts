@@ -19,6 +19,11 @@ export interface Config {
   logLevel: LogLevel;
   /** Largest accepted request body in bytes. Env `MAX_BODY_BYTES`, default 2 MiB. */
   maxBodyBytes: number;
+  /**
+   * Longest time a request body may take to arrive; a slower one is answered 408 and its connection
+   * closed. Env `BODY_READ_TIMEOUT` (`10s`, `500ms`), default 10 s.
+   */
+  bodyReadTimeoutMs: number;
   /** Quad ceiling of the store; writes past it fail with 507. Env `MAX_QUADS`, default 8,000,000. */
   maxQuads: number;
   /**
@@ -227,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: urlVar(env, "REDIS_URL", ["redis:", "rediss:"]),
     logLevel: level as LogLevel,
     maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    bodyReadTimeoutMs: durationVar(env, "BODY_READ_TIMEOUT", 10_000, 100, 600_000),
     maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
     storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 500_000, 1000, 1_000_000_000),
     graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),

@@ -1,3 +1,4 @@
+import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { AppError, badRequest, notFound } from "../../errors";
@@ -59,10 +60,11 @@ export function registerEntityRoutes(
   router.post("/entities", async (ctx) => {
     const s = st(ctx);
     const entity = entityFromBody(objectBody(ctx), "entity", s.ldContext);
+    const location = `/ngsi-ld/v1/entities/${pathSegment(entity.id)}`;
     await entities.create(s.tenant, entity, s.ldContext);
     ctx.status = 201;
     ctx.body = "";
-    ctx.set("Location", `/ngsi-ld/v1/entities/${entity.id}`);
+    ctx.set("Location", location);
   });
 
   router.get("/entities/:entityId", async (ctx) => {

@@ -8,6 +8,7 @@ import { isAbsoluteUri, isValidName } from "../../ngsi-ld/model/uri";
 import { parseProjection, type Projection } from "../../ngsi-ld/render/projection";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 import { NOT_ATTRIBUTES, refuseReserved } from "../../ngsi-ld/model/reserved";
+import { checkIdLength } from "../../ngsi-ld/model/limits";
 
 const OPTION_VALUES = new Set([
   "keyValues",
@@ -122,6 +123,7 @@ export function joinParams(
 export function pathEntityId(ctx: Context): string {
   const id = (ctx.params as Record<string, string>).entityId;
   if (!isAbsoluteUri(id)) throw badRequest(`Entity id ${JSON.stringify(id)} is not a URI`, { id });
+  checkIdLength(id, "Entity id");
   refuseReserved(id, "Entity id");
   return id;
 }

@@ -1,3 +1,4 @@
+import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { AppError, badRequest } from "../../errors";
@@ -53,7 +54,7 @@ export function registerSubscriptionRoutes(
     const id = await subs.create(s.tenant, bodyOf(ctx), s.contextValue, s.ldContext);
     ctx.status = 201;
     ctx.body = "";
-    ctx.set("Location", `/ngsi-ld/v1/subscriptions/${id}`);
+    ctx.set("Location", `/ngsi-ld/v1/subscriptions/${pathSegment(id)}`);
   });
 
   router.get("/subscriptions", async (ctx) => {

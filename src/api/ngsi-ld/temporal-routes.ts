@@ -1,3 +1,4 @@
+import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { AppError, badRequest } from "../../errors";
@@ -52,9 +53,10 @@ export function registerTemporalRoutes(router: Router, temporal: TemporalService
   router.post("/temporal/entities", async (ctx) => {
     const s = st(ctx);
     const e = canonicalizeEntity(normalizeTemporalEntity(objectBody(ctx), "entity"), s.ldContext);
+    const location = `/ngsi-ld/v1/temporal/entities/${pathSegment(e.id)}`;
     const created = await temporal.upsert(s.tenant, e, s.ldContext);
     ctx.status = created ? 201 : 204;
-    if (created) ctx.set("Location", `/ngsi-ld/v1/temporal/entities/${e.id}`);
+    if (created) ctx.set("Location", location);
     ctx.body = "";
   });
 

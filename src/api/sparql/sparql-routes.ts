@@ -16,6 +16,8 @@ export interface SparqlRouteOptions {
   maxBodyBytes: number;
   /** SPARQL_MAX_ROWS. */
   maxRows: number;
+  /** BODY_READ_TIMEOUT. */
+  bodyTimeoutMs?: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export function registerSparqlRoutes(
 ): void {
   const handle = async (ctx: Context): Promise<void> => {
     const tenant = tenantOf(ctx);
-    const sparql = await readQueryText(ctx, opts.maxBodyBytes);
+    const sparql = await readQueryText(ctx, opts.maxBodyBytes, opts.bodyTimeoutMs);
     const form = queryFormOf(sparql);
     if (form === "UPDATE") throw updateRefused();
     const format = negotiateFormat(form, ctx.get("Accept"));

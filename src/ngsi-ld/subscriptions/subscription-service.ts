@@ -3,6 +3,7 @@ import { AppError, notFound } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { nowIso } from "../model/datetime";
 import { isAbsoluteUri } from "../model/uri";
+import { checkIdLength } from "../model/limits";
 import { badRequest } from "../../errors";
 import { compileSubscription, type CompiledSubscription } from "./compile-subscription";
 import { parseSubscription, patchSubscription } from "./parse-subscription";
@@ -66,6 +67,7 @@ export class SubscriptionService {
     if (given !== undefined && !isAbsoluteUri(given)) {
       throw badRequest(`Subscription id ${JSON.stringify(given)} is not a URI`, { member: "id" });
     }
+    if (given !== undefined) checkIdLength(given as string, "Subscription id");
     const id = (given as string | undefined) ?? `urn:ngsi-ld:Subscription:${randomUUID()}`;
     const key = `${tenant}\u0000${id}`;
     if (this.index.get(tenant, id) || this.reserved.has(key)) {
