@@ -53,6 +53,7 @@ import { SubscriptionNotifier } from "./ngsi-ld/subscriptions/subscription-notif
 import { queryEntities } from "./ngsi-ld/query/entity-query";
 import { createNotificationQueue } from "./jobs/create-queue";
 import { closeMqttClients } from "./jobs/mqtt-sender";
+import { OutboundPolicy } from "./jobs/outbound-policy";
 
 /** The fast JSON-LD codec (src/ngsi-ld/codec) as the repository's entity <-> triples mapping. */
 const fastEntityCodec: EntityCodec = {
@@ -127,10 +128,14 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   onEntityCommit((e) => discovery.apply(e));
   const cache = new GraphCache(config.graphCacheBytes);
   onEntityCommit((e) => cache.apply(e));
+  const outbound = new OutboundPolicy(config.outbound);
+  if (config.port !== 0) outbound.addOwnPort(config.port);
   const loader = new ContextLoader({
     dataDir: config.dataDir,
     preloadDir: config.preloadContextsDir,
     timeoutMs: config.contextFetchTimeoutMs,
+    checkUrl: (u) => outbound.check(u),
+    maxCached: config.contextCacheMax,
   });
   const registry = new ContextRegistry({ dataDir: config.dataDir, loader });
   const contexts = new ContextService({ loader, compile: compileContext, usage: registry });
@@ -170,6 +175,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     new SubscriptionIndex(),
     compile,
     (msg, fields) => log.warn(msg, fields),
+    (uri) => outbound.refusalOf(uri),
   );
   await subscriptions.load();
   const notifier = new SubscriptionNotifier({
@@ -186,6 +192,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
         )
       ).entities,
     statsFlushMs: config.notify.statusFlushMs,
+    maxPerSecond: config.notify.maxRate,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   const queue = createNotificationQueue(
@@ -193,6 +200,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     config.redisUrl,
     (r) => notifier.onResult(r),
     (e) => log.error("notification queue error", { error: e.message }),
+    outbound,
   );
   notifier.attach(queue);
   store.onCommit((e) => notifier.onCommit(e));
@@ -253,6 +261,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  outbound.addOwnPort(port);
   const url = `http://127.0.0.1:${port}`;
   log.info("citygraph listening", { url, entities: index.size(""), startupMs: Date.now() - started });
   const stopFeed = config.feed ? startFeed({ baseUrl: url, log }) : () => undefined;

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 
 /** Log levels in increasing severity. */
@@ -127,6 +128,21 @@ export interface Config {
   temporalSealMaxDeferMs: number;
   /** Notification delivery (issue 4); see {@link NotifyConfig}. */
   notify: NotifyConfig;
+  /** Where the broker's own requests (remote @contexts, notifications) may go; see {@link OutboundConfig}. */
+  outbound: OutboundConfig;
+  /** Remote @contexts kept in the disk and memory cache, least recently fetched out first. Env `CONTEXT_CACHE_MAX`, default 500. */
+  contextCacheMax: number;
+}
+
+/** The outbound policy (src/jobs/outbound-policy.ts). Link-local addresses and the broker itself are always denied. */
+export interface OutboundConfig {
+  /**
+   * Loopback addresses may be reached (ports other than the broker's). Env `OUTBOUND_ALLOW_LOOPBACK`
+   * (on/off), default off; the ETSI conformance run needs it on (its receivers listen on 127.0.0.1).
+   */
+  allowLoopback: boolean;
+  /** More denied destinations: IPs, CIDR ranges, host names, comma-separated. Env `OUTBOUND_DENY`. */
+  deny: string[];
 }
 
 /** How notifications are delivered (issue 4 item 3). */
@@ -151,6 +167,8 @@ export interface NotifyConfig {
   keepDead: number;
   /** Delivery statuses of subscriptions are written to the graph at most this often. Env `SUBSCRIPTION_STATUS_FLUSH`, default 2s. */
   statusFlushMs: number;
+  /** Notifications of one subscription per second; more are dropped and logged. Env `NOTIFY_MAX_RATE`, default 1000. */
+  maxRate: number;
 }
 
 /** Thrown for a bad environment value; main() prints its message and exits 1. */
@@ -263,7 +281,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 0, 0, 3_600_000),
     temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
+    outbound: {
+      allowLoopback: switchVar(env, "OUTBOUND_ALLOW_LOOPBACK", false),
+      deny: denyList(env, "OUTBOUND_DENY"),
+    },
+    contextCacheMax: intVar(env, "CONTEXT_CACHE_MAX", 500, 1, 1_000_000),
   };
+}
+
+/** A comma-separated list of IP addresses, CIDR ranges (`10.0.0.0/8`) and host names. */
+function denyList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const items = (env[name] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    const [addr, bits, more] = item.split("/");
+    const v4 = isIP(addr) === 4;
+    const max = v4 ? 32 : 128;
+    const ok =
+      more === undefined &&
+      (bits === undefined
+        ? isIP(addr) !== 0 || /^[a-z0-9.-]+$/i.test(addr)
+        : isIP(addr) !== 0 && /^\d+$/.test(bits) && Number(bits) <= max);
+    if (!ok)
+      throw new ConfigError(`${name} must list IP addresses, CIDR ranges or host names, got "${item}"`);
+  }
+  return items;
 }
 
 function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
@@ -288,5 +332,6 @@ function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
     stalledMs: durationVar(env, "NOTIFY_STALLED", 5000, 100, 3_600_000),
     keepDead: intVar(env, "NOTIFY_KEEP_DEAD", 10_000, 0, 10_000_000),
     statusFlushMs: durationVar(env, "SUBSCRIPTION_STATUS_FLUSH", 2000, 10, 3_600_000),
+    maxRate: intVar(env, "NOTIFY_MAX_RATE", 1000, 1, 1_000_000),
   };
 }

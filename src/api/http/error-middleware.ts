@@ -43,6 +43,7 @@ export function errorMiddleware(log: Logger) {
           method: ctx.method,
           path: ctx.path,
           error: raw instanceof Error ? raw.stack : String(raw),
+          cause: raw instanceof Error && raw.cause !== undefined ? String(raw.cause) : undefined,
         });
       }
       ctx.status = err.status;

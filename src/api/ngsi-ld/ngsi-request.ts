@@ -34,7 +34,7 @@ export function ngsiRequest(contexts: ContextProvider, maxBodyBytes: number, bod
       if (!CONTEXT_DOC_PATH.test(ctx.path)) contextValue = bodyContext(state, contextValue, link);
     }
     state.contextValue = contextValue;
-    state.ldContext = await contexts.compiled(contextValue);
+    state.ldContext = await contexts.compiled(contextValue, tenantHeader);
     await next();
   };
 }

@@ -33,7 +33,20 @@ export class SubscriptionService {
     readonly index: SubscriptionIndex,
     private readonly compile: ContextCompiler,
     private readonly log: (msg: string, fields?: object) => void = () => undefined,
+    /** Why an endpoint URI may not be notified (the outbound policy), or undefined. */
+    private readonly endpointRefusal: (uri: string) => string | undefined = () => undefined,
   ) {}
+
+  /** 400 if the outbound policy refuses the endpoint (the broker itself, link-local, denied). */
+  private checkEndpoint(record: SubscriptionRecord): void {
+    const uri = record.sub.notification.endpoint.uri;
+    const why = this.endpointRefusal(uri);
+    if (why) {
+      throw badRequest(`notification.endpoint.uri ${uri} is not allowed: ${why}`, {
+        member: "notification.endpoint.uri",
+      });
+    }
+  }
 
   /** Loads the stored subscriptions (start-up); one that no longer compiles is logged and skipped. */
   async load(): Promise<number> {
@@ -79,6 +92,7 @@ export class SubscriptionService {
       context,
       stats: { timesSent: 0, timesFailed: 0 },
     };
+    this.checkEndpoint(record);
     const cs = await this.compiled(record, ctx);
     this.reserved.add(key);
     try {
@@ -122,6 +136,7 @@ export class SubscriptionService {
       context: useNew ? context : current.context,
       stats: current.stats,
     };
+    this.checkEndpoint(record);
     const cs = await this.compiled(record, useNew ? ctx : await this.compile(current.context));
     await this.repo.save(tenant, [record]);
     this.dirty.delete(current);

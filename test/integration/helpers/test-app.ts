@@ -22,6 +22,8 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     SEED: "off",
     FEED: "off",
     LOG_LEVEL: "error",
+    // tests' receivers and context servers listen on 127.0.0.1
+    OUTBOUND_ALLOW_LOOPBACK: "on",
     ...env,
   });
   const app = await startApp(config, createLogger(config.logLevel));
