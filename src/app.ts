@@ -228,6 +228,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     maxBodyBytes: config.maxBodyBytes,
     maxRows: config.sparqlMaxRows,
     bodyTimeoutMs: config.bodyReadTimeoutMs,
+    maxQueryLength: config.sparqlMaxQueryLength,
   });
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts, config.maxBodyBytes, config.bodyReadTimeoutMs));

@@ -26,3 +26,14 @@ export async function slowestHealth(
   }
   return worst;
 }
+
+/**
+ * Runs `work` (which must be repeatable: it stores nothing) while polling /health, up to `tries` times, and
+ * returns the best of the runs' slowest /health answers. A request that blocks the service does it on every
+ * run; a slow answer caused by a busy machine (CI shares its cores) does not repeat each time.
+ */
+export async function healthDuring(base: string, work: () => Promise<unknown>, tries = 3): Promise<number> {
+  let best = Infinity;
+  for (let i = 0; i < tries && best >= 100; i++) best = Math.min(best, await slowestHealth(base, work));
+  return best;
+}
