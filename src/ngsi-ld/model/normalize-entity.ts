@@ -28,20 +28,24 @@ export function normalizeEntity(body: unknown, kind: EntityBodyKind): Entity {
   if (kind === "entity" || type !== undefined) out.type = checkTypes(type);
   else delete (out as Partial<Entity>).type;
   if (body.scope !== undefined) out.scope = checkScopes(body.scope);
+  // refused before any attribute is normalized (an attribute costs far more than counting it)
+  if (Object.keys(body).length > ENTITY_LIMITS.attributes + ENTITY_META_MEMBERS.size) tooManyAttributes();
   let attributes = 0;
   for (const [name, raw] of Object.entries(body)) {
     if (ENTITY_META_MEMBERS.has(name)) continue;
     if (!isValidName(name)) throw badRequest(`Attribute name ${JSON.stringify(name)} is not valid`, { name });
     if (name.startsWith("@")) throw badRequest(`Member ${name} is not allowed here`);
-    if (++attributes > ENTITY_LIMITS.attributes) {
-      throw badRequest(`The entity has more than ${ENTITY_LIMITS.attributes} attributes`, {
-        limit: ENTITY_LIMITS.attributes,
-      });
-    }
+    if (++attributes > ENTITY_LIMITS.attributes) tooManyAttributes();
     const inst = normalizeAttribute(name, raw);
     out[name] = inst.length === 1 ? inst[0] : inst;
   }
   return out;
+}
+
+function tooManyAttributes(): never {
+  throw badRequest(`The entity has more than ${ENTITY_LIMITS.attributes} attributes`, {
+    limit: ENTITY_LIMITS.attributes,
+  });
 }
 
 function checkTypes(type: unknown): string | string[] {
