@@ -212,7 +212,12 @@ export function fuzzRequest(kind: FuzzClass, r: () => number, i: number): FuzzRe
         },
         {
           ...JSON_CT,
-          Link: pick(["<", "<>; rel=x", "garbage", `<a b>; rel="http://www.w3.org/ns/json-ld#context"`]),
+          Link: pick([
+            "<",
+            `<>; rel="http://www.w3.org/ns/json-ld#context"`,
+            "garbage",
+            `<a b>; rel="http://www.w3.org/ns/json-ld#context"`,
+          ]),
         },
         { ...JSON_CT, "NGSILD-Tenant": pick(["a b", "ä", "x".repeat(65), "<t>", "a;b"]) },
         { "Content-Type": "application/ld+json" },
