@@ -1,5 +1,5 @@
 import "./runtime/v8-flags"; // first: V8 flags apply to everything loaded after
-import { startApp } from "./app";
+import { startApp } from "./app/start-app";
 import { ConfigError, loadConfig } from "./config/config";
 import { createLogger } from "./log/logger";
 import { tuneHeap } from "./runtime/heap-tuning";
@@ -7,7 +7,7 @@ import { startMallocTrim } from "./runtime/malloc-trim";
 import { startThreadHeapReduce, watchRequests } from "./runtime/heap-reduce";
 
 /**
- * Process entry (DESIGN.md "Layout"): reads the configuration, starts the service, and stops it
+ * Process entry (docs/design.md "Layout"): reads the configuration, starts the service, and stops it
  * gracefully on SIGTERM/SIGINT (stop accepting, finish in-flight writes, flush the journal).
  */
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The closed set of error kinds (DESIGN.md "Errors") and how each one renders on every face:
+ * The closed set of error kinds (docs/design.md "Errors") and how each one renders on every face:
  * HTTP status, NGSI-LD ProblemDetails `type` (ETSI GS CIM 009 §5.5.2, Table 5.5.2-1), and the
  * traffic REST API's `error.code` (traffic-service-interface.md §7).
  */

@@ -17,7 +17,7 @@ import { toAppError } from "./worker/wire-error";
 /**
  * Bytes of a commit record from which it is posted to the worker at once rather than at the end of the
  * turn (~28 benchmark entities): a batch of 1,000 entities then starts loading while the main thread
- * prepares the next (docs/performance.md "Session 4: the write path").
+ * prepares the next (docs/decisions/0001-write-path.md).
  */
 const LARGE_COMMIT_BYTES = 256 * 1024;
 
@@ -82,7 +82,7 @@ type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 
 /**
  * Starts the store worker, waits for snapshot load + journal replay, and returns the main-thread proxy
- * implementing {@link GraphStore} (DESIGN.md "The store lives in a worker thread", "Durability is ours
+ * implementing {@link GraphStore} (docs/design.md "The store lives in a worker thread", "Durability is ours
  * to build"). Only text crosses the thread boundary; commit `meta` stays in this thread and is handed
  * to change-feed listeners after the write is durable, in seq order. Worker errors come back as
  * AppError of the same kind (StoreFull, BadRequestData, InternalError...).

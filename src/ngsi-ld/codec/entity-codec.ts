@@ -10,7 +10,7 @@ import { attributeTimesLine, attributeTimesOf, restoreAttributeTimes } from "./s
 import type { JsonValue, NgsiEntity } from "./types";
 
 /**
- * The fast JSON-LD path for NGSI-LD entities (issue 2 item 5; ETSI GS CIM 009 §5.5.7 and Annex D
+ * The fast JSON-LD path for NGSI-LD entities (ETSI GS CIM 009 §5.5.7 and Annex D
  * RDF form): entity -> N-Triples and back, with a compiled context instead of jsonld.js.
  */
 
@@ -27,7 +27,7 @@ export interface ToTriplesOptions {
   /**
    * Predicates to write a shortcut triple under instead of the attribute's own IRI (attribute IRI ->
    * shortcut predicate IRI). A deployment vocabulary uses it for core terms it cannot redefine: the
-   * traffic ontology reads `ngsi-ld:status` as `traffic:status` (DESIGN.md "Values are also plain triples").
+   * traffic ontology reads `ngsi-ld:status` as `traffic:status` (docs/design.md "Values are also plain triples").
    */
   shortcutAliases?: Readonly<Record<string, string>>;
 }

@@ -4,14 +4,14 @@ import type { CommitEvent } from "../graph-store";
 export const CACHE_NEW_GRAPHS_UP_TO = 16;
 
 /**
- * A bounded, least-recently-used cache of entity graphs as N-Triples text (DESIGN.md "Indexes beside the
+ * A bounded, least-recently-used cache of entity graphs as N-Triples text (docs/design.md "Indexes beside the
  * store, derived from it"). Reads that hit it skip the worker round trip. It holds the graphs that were
  * read (an update reads its entity first, so updated entities are in it too) and is kept current by the
  * change feed: a committed write replaces the text of a cached graph or removes it, so it never serves
  * stale data once the write is acknowledged. A small commit (at most {@link CACHE_NEW_GRAPHS_UP_TO} graphs:
  * a create, an update) also adds the graphs it wrote, since a client often reads back what it just wrote; a
  * bulk commit (a batch upsert) adds none, so a fill neither evicts the graphs being read nor leaves ~106 MB of
- * its last ~9,000 entities cached for nobody (docs/performance.md "Session 5: glibc's free memory, the graph
+ * its last ~9,000 entities cached for nobody (docs/decisions/0004-malloc-trim-and-heap-reduce.md, the graph
  * cache").
  *
  * Bounded by characters of text (config `GRAPH_CACHE_BYTES`), not by entries: a 10-attribute entity is about

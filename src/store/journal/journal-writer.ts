@@ -14,7 +14,7 @@ const write = (fd: number, data: Buffer, position: number, from = 0): Promise<vo
   ).then((n) => (from + n < data.length ? write(fd, data, position, from + n) : undefined));
 
 /**
- * The append side of the journal with group commit (DESIGN.md "Durability is ours to build"). Records
+ * The append side of the journal with group commit (docs/design.md "Durability is ours to build"). Records
  * appended while a synchronous write (O_DSYNC, see openSegment) is in flight wait and go out together in
  * the next one; each append's promise resolves only once its bytes are on disk, in append order. The file I/O runs on libuv's pool,
  * so the worker keeps applying commits and answering reads meanwhile. After an I/O error the writer is
@@ -162,7 +162,7 @@ export class JournalWriter {
  * read it back, such as the file size) is on disk, as write + fdatasync would, but in ONE round trip
  * through libuv's pool instead of two. Each round trip ends with a callback on this thread's event loop,
  * which a busy thread runs late (measured in the batch upsert: 200 to 850 ms from write to "durable" with
- * two round trips while the store worker loaded the next batches; docs/performance.md "Session 4").
+ * two round trips while the store worker loaded the next batches; docs/decisions/0002-memory-at-scale.md).
  */
 function openSegment(dir: string, startSeq: number): number {
   fs.mkdirSync(dir, { recursive: true });

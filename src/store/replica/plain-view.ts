@@ -11,7 +11,7 @@ const BLANK_OBJECT = /\s_:\S+\s*\.\s*$/;
 /**
  * The plain triples of an entity graph: those whose subject is the entity and whose object is not an
  * attribute node, i.e. its types, its entity-level system attributes and the shortcut value triples
- * (DESIGN.md "Values are also plain triples"), without storage-only predicates (CITYGRAPH_STORE_NS).
+ * (docs/design.md "Values are also plain triples"), without storage-only predicates (CITYGRAPH_STORE_NS).
  */
 export function plainTriplesOf(graph: string, triples: string): string {
   const subject = `<${graph}> `;
@@ -25,7 +25,7 @@ export function plainTriplesOf(graph: string, triples: string): string {
 }
 
 /**
- * The replica's datasets (issue 6 item 4): each tenant's entity graphs as the store keeps them, plus a
+ * The replica's datasets: each tenant's entity graphs as the store keeps them, plus a
  * DEFAULT graph that holds the plain view of every entity. A SPARQL query without GRAPH reads the plain
  * view, so `?acc traffic:severity ?s` has one answer per value instead of also matching the
  * attribute's blank node; `GRAPH ?g { ... }` reads the full NGSI-LD RDF of each entity. The broker's

@@ -7,8 +7,7 @@ import { removeStaleSnapshots, SnapshotManifest, writeManifest } from "./snapsho
 
 /**
  * Heap limits of a compaction worker: an 8 MB young generation instead of V8's default took the
- * worker's peak RSS from +81 to +54 MB at the same CPU (docs/performance.md "Session 5: compaction
- * worker memory"). The old generation is not capped: the map of last writes grows with the graphs.
+ * worker's peak RSS from +81 to +54 MB at the same CPU (docs/decisions/0002-memory-at-scale.md). The old generation is not capped: the map of last writes grows with the graphs.
  */
 export const COMPACTION_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
 
@@ -22,7 +21,7 @@ export interface CompactorHost {
 }
 
 /**
- * Compaction (DESIGN.md "Durability is ours to build"), in an order that loses nothing if killed at any
+ * Compaction (docs/design.md "Durability is ours to build"), in an order that loses nothing if killed at any
  * point: (1) rotate the journal, so records up to `seq` are durable in old segments and later ones go
  * to a new segment; (2) write every tenant's snapshot file (temp + fsync + rename) in a worker thread
  * of its own, from the previous snapshot and those segments, without the Oxigraph store (measured:
@@ -73,7 +72,7 @@ export class Compactor {
 }
 
 /**
- * Runs snapshot-merge.ts in a fresh worker thread (DESIGN.md "The store lives in a worker thread");
+ * Runs snapshot-merge.ts in a fresh worker thread (docs/design.md "The store lives in a worker thread");
  * resolves with the manifest to write. `resourceLimits` is for measuring (bench/compaction-memory.ts).
  */
 export function mergeInWorker(

@@ -22,7 +22,7 @@ import { SlicedQueue } from "./sliced-queue";
 import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
 
 /*
- * The store worker (DESIGN.md "The store lives in a worker thread"): owns the Oxigraph datasets, the
+ * The store worker (docs/design.md "The store lives in a worker thread"): owns the Oxigraph datasets, the
  * journal and the snapshots. A commit is applied to Oxigraph (atomically, or refused with nothing
  * applied; a large one in steps of SLICE_MS, with no other request run in between), then its record is
  * appended to the journal (group commit), and it is acknowledged only after the record is on disk
@@ -153,7 +153,7 @@ function compactNow(): void {
  * commits of `compactQuietMs` (a write burst and a compaction compete for the same cores), unless the
  * journal has passed `journalCompactMaxBytes`, where it starts at once. The journal replays at start-up at
  * about the cost per quad of a snapshot when it holds new graphs, more when it holds many replacements: the
- * cap bounds that (docs/performance.md "Session 7: maintenance after the burst").
+ * cap bounds that (docs/decisions/0005-maintenance-after-a-burst.md).
  */
 function compactWhenDue(): void {
   quiet.touch();

@@ -34,6 +34,7 @@ export async function startServer(
       SEED: "off",
       FEED: "off",
       LOG_LEVEL: "warn",
+      AUTH: "off",
       // tests' receivers listen on 127.0.0.1
       OUTBOUND_ALLOW_LOOPBACK: "on",
       ...env,

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startApp, RunningApp } from "../../../src/app";
+import { startApp, RunningApp } from "../../../src/app/start-app";
 import { loadConfig } from "../../../src/config/config";
 import { createLogger } from "../../../src/log/logger";
 
@@ -12,7 +12,7 @@ export interface TestApp extends RunningApp {
   destroy(): Promise<void>;
 }
 
-/** Starts the app in process (real store, real HTTP) with test defaults: no seed, no feed, quiet logs. */
+/** Starts the app in process (real store, real HTTP) with test defaults: no seed, no feed, quiet logs, AUTH=off. */
 export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-test-"));
   const config = loadConfig({
@@ -22,6 +22,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     SEED: "off",
     FEED: "off",
     LOG_LEVEL: "error",
+    AUTH: "off",
     // tests' receivers and context servers listen on 127.0.0.1
     OUTBOUND_ALLOW_LOOPBACK: "on",
     ...env,

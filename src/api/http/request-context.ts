@@ -1,0 +1,25 @@
+import type { Context } from "koa";
+import type { Principal } from "../../auth/principal";
+
+export type { Principal } from "../../auth/principal";
+
+/** The faces of the service; each renders errors its own way (docs/design.md "Errors"). */
+export type FaceName =
+  "ngsi-ld" | "sparql" | "rest-a" | "rest-b" | "graphql" | "ws" | "auth" | "dashboard" | "http";
+
+/** What every face knows about the request it serves (docs/design.md "The request pipeline"). */
+export interface RequestContext {
+  /** Random UUID, sent back as `X-Request-Id` and written in every log line and error body. */
+  readonly id: string;
+  /** The face serving the request: set when a face's prefix matches, "http" otherwise. */
+  face: FaceName;
+  /** Principal, set by the auth gate. */
+  principal?: Principal;
+  /** Start of the request (ms since epoch), for the access log. */
+  readonly startedAt: number;
+}
+
+/** The request context of a Koa request, made by the request-id middleware. */
+export function requestOf(ctx: Context): RequestContext {
+  return (ctx.state as { request: RequestContext }).request;
+}

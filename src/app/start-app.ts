@@ -1,0 +1,80 @@
+import type http from "node:http";
+import type { Config } from "../config/config";
+import { startFeed } from "../demo/ingest/http-feeder";
+import { seedIfEmpty } from "../demo/ingest/start-data";
+import { CommitPipeline } from "../events/commit-pipeline";
+import { OutboundPolicy } from "../jobs/outbound-policy";
+import type { Logger } from "../log/logger";
+import type { GraphStore } from "../store/graph-store";
+import { openAuth } from "../auth/open-auth";
+import { authGates } from "./auth";
+import { openContexts } from "./contexts";
+import { authFace } from "./faces/auth-face";
+import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { restAFace } from "./faces/rest-a-face";
+import { rootFace } from "./faces/root-face";
+import { sparqlFace } from "./faces/sparql-face";
+import { buildHttpApp, closeServer, listen } from "./http";
+import { buildNgsiLdCore } from "./ngsi-ld";
+import { openStorage } from "./storage";
+import { startSubscriptions } from "./subscriptions";
+import { buildTrafficDomain } from "./traffic";
+
+/** A running citygraph service. */
+export interface RunningApp {
+  /** Base URL, e.g. http://127.0.0.1:1026 */
+  url: string;
+  server: http.Server;
+  store: GraphStore;
+  /** Graceful stop: no new connections, in-flight requests finish, the journal is flushed. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root (docs/design.md "Layout"): opens the storage, builds the NGSI-LD model and the
+ * commit pipeline, mounts the faces on one HTTP server, then seeds the demo city and starts its feed.
+ */
+export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
+  const started = Date.now();
+  const storage = await openStorage(config, log);
+  const pipeline = new CommitPipeline();
+  // where the broker's own requests may go; its own port is added once it listens
+  const outbound = new OutboundPolicy(config.outbound);
+  if (config.port !== 0) outbound.addOwnPort(config.port);
+  const contexts = await openContexts(config, outbound);
+  const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
+  pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
+  const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline, outbound);
+  pipeline.attach(storage.store, core.repo);
+  const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
+  log.debug("commit pipeline", pipeline.describe());
+  if (config.seed)
+    await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
+
+  const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
+  const faces = [
+    rootFace(storage, subs),
+    sparqlFace(config, log, pipeline),
+    ngsiLdFace(config, storage, contexts, core, subs),
+    restAFace(config, traffic),
+    ...(auth ? [authFace(auth)] : []),
+  ];
+  const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
+  outbound.addOwnPort(Number(new URL(url).port));
+  log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
+  const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;
+  const stopFeed = config.feed ? startFeed({ baseUrl: url, log, credential }) : () => undefined;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      stopFeed();
+      await closeServer(server);
+      await subs.close();
+      for (const f of faces) await f.close?.();
+      await auth?.close();
+      await storage.close();
+      log.info("citygraph stopped");
+    })());
+  return { url, server, store: storage.store, close };
+}
