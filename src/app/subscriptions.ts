@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Config } from "../config/config";
 import type { CommitPipeline } from "../events/commit-pipeline";
 import { createNotificationQueue } from "../jobs/create-queue";
@@ -10,6 +11,7 @@ import { SubscriptionIndex } from "../ngsi-ld/subscriptions/subscription-index";
 import { SubscriptionNotifier } from "../ngsi-ld/subscriptions/subscription-notifier";
 import { SubscriptionRepository } from "../ngsi-ld/subscriptions/subscription-repository";
 import { SubscriptionService } from "../ngsi-ld/subscriptions/subscription-service";
+import { DeliveryLog } from "../ngsi-ld/subscriptions/delivery-log";
 import type { ContextParts } from "./contexts";
 import { fastEntityCodec } from "./entity-codec";
 import type { NgsiLdCore } from "./ngsi-ld";
@@ -41,6 +43,7 @@ export async function startSubscriptions(
     contexts.compile,
     (msg, fields) => log.warn(msg, fields),
     (uri) => outbound.refusalOf(uri),
+    new DeliveryLog(path.join(config.dataDir, "deliveries")),
   );
   await subscriptions.load();
   const notifier = new SubscriptionNotifier({

@@ -207,14 +207,8 @@ export class SubscriptionNotifier {
   onResult(r: DeliveryResult): void {
     const cs = this.deps.service.index.get(r.job.tenant, r.job.subscriptionId);
     if (!cs) return;
-    const s = cs.record.stats;
-    s.lastNotification = r.at;
-    if (r.ok) {
-      s.timesSent++;
-      s.lastSuccess = r.at;
-    } else {
-      s.timesFailed++;
-      s.lastFailure = r.at;
+    this.deps.service.countDelivery(cs.record, r.ok, r.at);
+    if (!r.ok) {
       this.deps.log("warn", "notification failed", {
         subscription: r.job.subscriptionId,
         uri: r.job.uri,
