@@ -1,7 +1,7 @@
 import { AppError } from "../../errors";
 
 /**
- * Deepest nesting of arrays and objects a JSON body may have (README "Limits"): every reader of a value
+ * Deepest nesting of arrays and objects a JSON body may have (docs/configuration.md "Limits"): every reader of a value
  * (codec, history, renderers, the subscription matcher) recurses into it, so a deeper one could overflow
  * the stack after the write was committed. GeoJSON MultiPolygons inside an attribute inside a batch need 8.
  */

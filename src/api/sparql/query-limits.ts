@@ -1,6 +1,6 @@
 import { badRequest } from "../../errors";
 
-/** Limits of a SPARQL query text, checked before it reaches the parser (README "Limits"). */
+/** Limits of a SPARQL query text, checked before it reaches the parser (docs/configuration.md "Limits"). */
 export interface SparqlTextLimits {
   /** Characters of the query text (SPARQL_MAX_QUERY_LENGTH). */
   maxLength: number;

@@ -1,7 +1,7 @@
 import { badRequest } from "../../errors";
 
 /**
- * Limits of one entity that protect the process (README "Limits"): each bounds the work and memory one
+ * Limits of one entity that protect the process (docs/configuration.md "Limits"): each bounds the work and memory one
  * request can cause, and is checked before anything is stored.
  */
 export const ENTITY_LIMITS = {

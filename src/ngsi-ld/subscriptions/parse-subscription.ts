@@ -39,7 +39,7 @@ const positive = (o: Obj, m: string, path = m): number | undefined => {
   return v;
 };
 
-/** Shortest `timeInterval` (§5.2.12), seconds: a shorter one floods its endpoint (README "Limits"). */
+/** Shortest `timeInterval` (§5.2.12), seconds: a shorter one floods its endpoint (docs/configuration.md "Limits"). */
 export const MIN_TIME_INTERVAL_S = 1;
 /** Shortest `throttling` (§5.2.12), seconds. */
 export const MIN_THROTTLING_S = 0.1;
