@@ -101,6 +101,11 @@ export interface Config {
    * `SPARQL_REPLICA`, default lazy.
    */
   sparqlReplica: "lazy" | "eager";
+  /**
+   * SPARQL read replicas: a query goes to an idle one, so a short query is not held up by a long one. Each
+   * loads on its first query (a full copy of the graph in memory). Env `SPARQL_REPLICAS`, default 2.
+   */
+  sparqlReplicas: number;
   /** Characters of a /sparql query text; a longer one is 400. Env `SPARQL_MAX_QUERY_LENGTH`, default 200,000. */
   sparqlMaxQueryLength: number;
   /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
@@ -279,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
     sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
     sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
+    sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 2, 1, 16),
     sparqlMaxQueryLength: intVar(env, "SPARQL_MAX_QUERY_LENGTH", 200_000, 100, 100_000_000),
     sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
     temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
