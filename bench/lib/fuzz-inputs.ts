@@ -36,9 +36,14 @@ export function rng(seed: number): () => number {
 const JSON_CT = { "Content-Type": "application/json" };
 const ENTITIES = "/ngsi-ld/v1/entities";
 
-/** Generates request number `i` of class `kind` with `r`. */
-export function fuzzRequest(kind: FuzzClass, r: () => number, i: number): FuzzRequest {
+/**
+ * Generates request number `i` of class `kind` with `r`. `scale` (0 to 1) shrinks the random part of the
+ * sizes (ids, attribute counts, nesting, SPARQL texts) while keeping every input past its limit: the tests
+ * use small ones, the bench full ones.
+ */
+export function fuzzRequest(kind: FuzzClass, r: () => number, i: number, scale = 1): FuzzRequest {
   const int = (n: number) => Math.floor(r() * n);
+  const some = (n: number) => Math.floor(r() * n * scale);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
   const id = `urn:ngsi-ld:Fuzz:${kind}${i}`;
   switch (kind) {
@@ -51,7 +56,7 @@ export function fuzzRequest(kind: FuzzClass, r: () => number, i: number): FuzzRe
         `(a)\\1`,
         `(${"(".repeat(1 + int(4))}a`,
         `[${"z".repeat(int(3))}`,
-        "a".repeat(1025 + int(3000)),
+        "a".repeat(1025 + some(3000)),
       ]);
       const bomb = pick(["(a+)+$", "(a|aa)*c", "(a*)*b", "(.*a){12}", "^(\\w+\\s?)*$", "(x+x+)+y"]);
       const shape = int(4);
@@ -92,7 +97,7 @@ export function fuzzRequest(kind: FuzzClass, r: () => number, i: number): FuzzRe
       };
     }
     case "nesting": {
-      const depth = 65 + int(r() < 0.3 ? 20_000 : 2000);
+      const depth = 65 + some(r() < 0.3 ? 20_000 : 2000);
       let v = "1";
       for (let d = 0; d < depth; d++) v = r() < 0.5 ? `[${v}]` : `{"k":${v}}`;
       const attr = `{"type":"Property","value":${v}}`;
@@ -126,7 +131,7 @@ export function fuzzRequest(kind: FuzzClass, r: () => number, i: number): FuzzRe
     }
     case "ids": {
       const bad = pick([
-        `urn:ngsi-ld:Fuzz:${"x".repeat(2049 + int(200_000))}`,
+        `urn:ngsi-ld:Fuzz:${"x".repeat(2049 + some(200_000))}`,
         `${pick(["urn:citygraph:internal:", "URN:CityGraph:Internal:", "urn:citygraph:history:"])}${pick(["subscription:x", "a", "2026-01-01T00:00:00Z:urn:a"])}`,
         `no-scheme-${int(1e6)}`,
         `urn:ngsi-ld:Fuzz:${pick([" ", "\t", "<", ">", '"', "{", "\\"])}${int(99)}`,
@@ -146,9 +151,9 @@ export function fuzzRequest(kind: FuzzClass, r: () => number, i: number): FuzzRe
       if (where === 1) {
         const attrs: Record<string, unknown> = { id, type: "Fuzz" };
         const many = r() < 0.5;
-        if (many) for (let a = 0; a < 1001 + int(3000); a++) attrs[`a${a}`] = { type: "Property", value: a };
+        if (many) for (let a = 0; a < 1001 + some(3000); a++) attrs[`a${a}`] = { type: "Property", value: a };
         else
-          attrs.a = Array.from({ length: 101 + int(2000) }, (_, k) => ({
+          attrs.a = Array.from({ length: 101 + some(2000) }, (_, k) => ({
             type: "Property",
             value: k,
             datasetId: `urn:ds:${k}`,
@@ -230,13 +235,13 @@ export function fuzzRequest(kind: FuzzClass, r: () => number, i: number): FuzzRe
       return { kind, method: "POST", path: ENTITIES, headers: h, body, id };
     }
     case "sparql": {
-      const n = 1000 + int(10_000);
+      const n = Math.round((1000 + int(10_000)) * scale);
       const text = pick([
         () => `SELECT * { VALUES ?v { ${Array.from({ length: 40_000 + n * 10 }, (_, k) => k).join(" ")} } }`,
         () => `ASK ${"{".repeat(65 + n)}${"}".repeat(65 + n)}`,
         () => `ASK { FILTER(${"(".repeat(65 + n)}1${")".repeat(65 + n)}) }`,
         () =>
-          `ASK { FILTER(${Array.from({ length: 257 + int(5000) }, (_, k) => `?x = ${k}`).join(pick([" && ", " || "]))}) }`,
+          `ASK { FILTER(${Array.from({ length: 257 + some(5000) }, (_, k) => `?x = ${k}`).join(pick([" && ", " || "]))}) }`,
         () => `${" ".repeat(20 + int(40))}{`,
         () => `${"PREFIX a: <x> ".repeat(1 + int(50))}${" ".repeat(int(50))}`,
       ])();
