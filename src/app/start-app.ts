@@ -11,13 +11,24 @@ import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { reportsFaces } from "./faces/reports-faces";
 import { restAFace } from "./faces/rest-a-face";
+import { docsFace } from "./faces/docs-face";
+import { restBFace } from "./faces/rest-b-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
-import { buildHttpApp, closeServer, listen } from "./http";
+import { cameraImages } from "./images";
+import { buildHttpApp, closeServer, listen, routeUpgrades } from "./http";
+import { graphqlDeps } from "./graphql-deps";
+import { startLive } from "./live";
+import { graphqlFace } from "./faces/graphql-face";
+import { wsFace } from "./faces/ws-face";
+import { liveAuth } from "./live-auth";
 import { buildNgsiLdCore } from "./ngsi-ld";
+import { startReports } from "./reports";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
+import { startFederation } from "./federation";
 import { buildTrafficDomain } from "./traffic";
 
 /** A running citygraph service. */
@@ -45,22 +56,36 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline, outbound);
+  const federation = await startFederation(config, log, storage, contexts, subs);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
+  subs.onDelivery(
+    (r) => r.ok && traffic.alerts.recordDelivery(r.job.body, Date.parse(r.at), r.job.subscriptionId),
+  );
+  const live = await startLive(config, log, storage, core, traffic, pipeline);
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
+  const reports = await startReports(config, log, core, contexts, pipeline, traffic);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
+  const images = cameraImages(config);
+  const pushAuth = liveAuth(auth);
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
-    ngsiLdFace(config, storage, contexts, core, subs),
-    restAFace(config, traffic),
+    ngsiLdFace(config, storage, contexts, core, subs, federation),
+    restAFace(config, traffic, images),
+    restBFace(config, traffic, images, core),
+    docsFace(),
+    ...reportsFaces(config, reports),
     ...(auth ? [authFace(auth)] : []),
+    wsFace(config, log, live, pushAuth),
+    graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth), pushAuth),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
   outbound.addOwnPort(Number(new URL(url).port));
+  routeUpgrades(server, faces);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
   const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;
   const stopFeed = config.feed ? startFeed({ baseUrl: url, log, credential }) : () => undefined;
@@ -69,9 +94,14 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const close = () =>
     (closing ??= (async () => {
       stopFeed();
+      // open WebSockets hold the HTTP server's close: the socket faces close theirs first
+      for (const f of faces) if (f.upgrades) await f.close?.();
       await closeServer(server);
+      await federation.close();
       await subs.close();
-      for (const f of faces) await f.close?.();
+      await reports.close();
+      for (const f of faces) if (!f.upgrades) await f.close?.();
+      await live.close();
       await auth?.close();
       await storage.close();
       log.info("citygraph stopped");

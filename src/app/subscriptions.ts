@@ -3,7 +3,7 @@ import type { Config } from "../config/config";
 import type { CommitPipeline } from "../events/commit-pipeline";
 import { createNotificationQueue } from "../jobs/create-queue";
 import { closeMqttClients } from "../jobs/mqtt-sender";
-import type { NotificationQueue } from "../jobs/notification-job";
+import type { DeliveryResult, NotificationQueue } from "../jobs/notification-job";
 import type { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import { queryEntities } from "../ngsi-ld/query/entity-query";
@@ -21,6 +21,8 @@ import type { Storage } from "./storage";
 export interface SubscriptionParts {
   subscriptions: SubscriptionService;
   queue: NotificationQueue;
+  /** Adds a listener of every delivery attempt's outcome (the accident timeline's `alert_sent`). */
+  onDelivery(listener: (r: DeliveryResult) => void): void;
   close(): Promise<void>;
 }
 
@@ -63,10 +65,14 @@ export async function startSubscriptions(
     maxPerSecond: config.notify.maxRate,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
+  const delivered: ((r: DeliveryResult) => void)[] = [];
   const queue = createNotificationQueue(
     config.notify,
     config.redisUrl,
-    (r) => notifier.onResult(r),
+    (r) => {
+      notifier.onResult(r);
+      for (const l of delivered) l(r);
+    },
     (e) => log.error("notification queue error", { error: e.message }),
     outbound,
   );
@@ -75,6 +81,7 @@ export async function startSubscriptions(
   return {
     subscriptions,
     queue,
+    onDelivery: (l) => void delivered.push(l),
     close: async () => {
       notifier.close();
       await subscriptions.flush();

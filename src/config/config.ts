@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { authConfig, type AuthConfig } from "./auth-config";
+import { reportsConfig, type ReportsConfig } from "./reports-config";
 
 /** Log levels in increasing severity. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -84,6 +85,16 @@ export interface Config {
   contextFetchTimeoutMs: number;
   /** Load the HCMC dataset into an empty store at start. Env `SEED` (on/off), default on. */
   seed: boolean;
+  /**
+   * Timeout of a request to a registered context source whose registration sets no `management.timeout`,
+   * ms (distributed operations). Env `FEDERATION_TIMEOUT_MS`, default 3000.
+   */
+  federationTimeoutMs: number;
+  /**
+   * This broker's name in the `Via` header of requests it passes on to context sources (loop detection).
+   * Env `FEDERATION_BROKER_ID`, default `citygraph-<random>` (new at each start).
+   */
+  federationBrokerId?: string;
   /** Run the live observation feed. Env `FEED` (on/off), default on. */
   feed: boolean;
   /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
@@ -138,6 +149,17 @@ export interface Config {
   notify: NotifyConfig;
   /** Identity, tokens and rate limits; see {@link AuthConfig}. */
   auth: AuthConfig;
+  /**
+   * URL template of camera snapshots for `latest-image` (`{id}` = camera id, `{image_url}` = the camera's
+   * imageURL); unset = frames rendered offline. Env `CAMERA_SNAPSHOT_URL`.
+   */
+  cameraSnapshotUrl?: string;
+  /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, 256 MiB. */
+  cameraSnapshotCacheBytes: number;
+  /** Citizen reports and alerts; see {@link ReportsConfig}. */
+  reports: ReportsConfig;
+  /** WebSocket and GraphQL push; see {@link LiveConfig}. */
+  live: LiveConfig;
   /** Where the broker's own requests (remote @contexts, notifications) may go; see {@link OutboundConfig}. */
   outbound: OutboundConfig;
   /** Remote @contexts kept in the disk and memory cache, least recently fetched out first. Env `CONTEXT_CACHE_MAX`, default 500. */
@@ -153,6 +175,26 @@ export interface OutboundConfig {
   allowLoopback: boolean;
   /** More denied destinations: IPs, CIDR ranges, host names, comma-separated. Env `OUTBOUND_DENY`. */
   deny: string[];
+}
+
+/** The live faces: WebSocket `/ws`, GraphQL `/graphql` (docs/graphql-and-websocket.md). */
+export interface LiveConfig {
+  /** Redis pub/sub channel of the live events (with `REDIS_URL`). Env `LIVE_CHANNEL`, default citygraph:live. */
+  channel: string;
+  /** Ping interval; a socket that missed the previous pong is dropped. Env `WS_HEARTBEAT`, default 30s. */
+  heartbeatMs: number;
+  /** Subscriptions one connection may hold. Env `WS_MAX_SUBSCRIPTIONS`, default 20. */
+  maxSubscriptions: number;
+  /** Messages waiting for one slow socket before it is closed (4008). Env `WS_QUEUE_MESSAGES`, default 256. */
+  queueMessages: number;
+  /** Largest client frame; larger closes the socket with 1009. Env `WS_MAX_FRAME_BYTES`, default 64 KiB. */
+  maxFrameBytes: number;
+  /** Client messages per second one socket may send (a burst of twice that). Env `WS_MESSAGES_PER_SECOND`, default 20. */
+  messagesPerSecond: number;
+  /** Deepest GraphQL selection. Env `GRAPHQL_MAX_DEPTH`, default 10. */
+  graphqlMaxDepth: number;
+  /** Most GraphQL result nodes a query may ask for (lists count at their limit). Env `GRAPHQL_MAX_COST`, default 20,000. */
+  graphqlMaxCost: number;
 }
 
 /** How notifications are delivered. */
@@ -181,8 +223,8 @@ export interface NotifyConfig {
   maxRate: number;
 }
 
-/** Thrown for a bad environment value; main() prints its message and exits 1. */
-export class ConfigError extends Error {}
+import { ConfigError } from "./config-error";
+export { ConfigError };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
@@ -279,6 +321,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
     contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),
     seed: switchVar(env, "SEED", true),
+    federationTimeoutMs: intVar(env, "FEDERATION_TIMEOUT_MS", 3000, 10, 600_000),
+    federationBrokerId: env.FEDERATION_BROKER_ID?.trim() || undefined,
     feed: switchVar(env, "FEED", true),
     maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
     queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
@@ -299,6 +343,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deny: denyList(env, "OUTBOUND_DENY"),
     },
     contextCacheMax: intVar(env, "CONTEXT_CACHE_MAX", 500, 1, 1_000_000),
+    cameraSnapshotUrl: env.CAMERA_SNAPSHOT_URL?.trim() || undefined,
+    cameraSnapshotCacheBytes: intVar(env, "CAMERA_SNAPSHOT_CACHE_BYTES", 256 * 1024 * 1024, 0, 1024 ** 4),
+    reports: reportsConfig(env),
+    live: liveConfig(env),
+  };
+}
+
+function liveConfig(env: NodeJS.ProcessEnv): LiveConfig {
+  const channel = env.LIVE_CHANNEL?.trim() || "citygraph:live";
+  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(channel)) {
+    throw new ConfigError(
+      `LIVE_CHANNEL must be 1 to 100 letters, digits, '_', '.', ':' or '-', got "${channel}"`,
+    );
+  }
+  return {
+    channel,
+    heartbeatMs: durationVar(env, "WS_HEARTBEAT", 30_000, 10, 3_600_000),
+    maxSubscriptions: intVar(env, "WS_MAX_SUBSCRIPTIONS", 20, 1, 10_000),
+    queueMessages: intVar(env, "WS_QUEUE_MESSAGES", 256, 1, 1_000_000),
+    maxFrameBytes: intVar(env, "WS_MAX_FRAME_BYTES", 64 * 1024, 256, 64 * 1024 * 1024),
+    messagesPerSecond: intVar(env, "WS_MESSAGES_PER_SECOND", 20, 1, 100_000),
+    graphqlMaxDepth: intVar(env, "GRAPHQL_MAX_DEPTH", 10, 2, 1000),
+    graphqlMaxCost: intVar(env, "GRAPHQL_MAX_COST", 20_000, 1, 100_000_000),
   };
 }
 

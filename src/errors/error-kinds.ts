@@ -29,6 +29,8 @@ export const ERROR_KINDS = {
     title: "Tenant not found",
   },
   AlreadyExists: { status: 409, problem: "AlreadyExists", code: "CONFLICT", title: "Already exists" },
+  /** A state change the resource's transitions table does not allow (a report decided twice). */
+  Conflict: { status: 409, problem: "AlreadyExists", code: "CONFLICT", title: "Conflict" },
   OperationNotSupported: {
     status: 422,
     problem: "OperationNotSupported",
@@ -85,6 +87,12 @@ export const ERROR_KINDS = {
     problem: "InternalError",
     code: "SERVICE_UNAVAILABLE",
     title: "Unavailable",
+  },
+  LoopDetected: {
+    status: 508,
+    problem: "LoopDetected",
+    code: "INVALID_REQUEST",
+    title: "Loop detected",
   },
   InternalError: { status: 500, problem: "InternalError", code: "INTERNAL_ERROR", title: "Internal error" },
 } as const;
