@@ -3,6 +3,7 @@ import { ResponseCache } from "../api/ngsi-ld/response-cache";
 import { RenderedEntityCache } from "../ngsi-ld/query/rendered-entity-cache";
 import { compileContext } from "../rdf/compile-context";
 import { ContextLoader } from "../rdf/context-loader";
+import type { OutboundPolicy } from "../jobs/outbound-policy";
 import { ContextRegistry } from "../rdf/context-registry";
 import { ContextService } from "../rdf/context-service";
 
@@ -19,11 +20,13 @@ export interface ContextParts {
 }
 
 /** Loads the hosted and cached contexts and compiles the core context. */
-export async function openContexts(config: Config): Promise<ContextParts> {
+export async function openContexts(config: Config, outbound: OutboundPolicy): Promise<ContextParts> {
   const loader = new ContextLoader({
     dataDir: config.dataDir,
     preloadDir: config.preloadContextsDir,
     timeoutMs: config.contextFetchTimeoutMs,
+    checkUrl: (u) => outbound.check(u),
+    maxCached: config.contextCacheMax,
   });
   const registry = new ContextRegistry({ dataDir: config.dataDir, loader });
   const contexts = new ContextService({ loader, compile: compileContext, usage: registry });

@@ -3,6 +3,7 @@ import type { Config } from "../config/config";
 import { startFeed } from "../demo/ingest/http-feeder";
 import { seedIfEmpty } from "../demo/ingest/start-data";
 import { CommitPipeline } from "../events/commit-pipeline";
+import { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
 import { openAuth } from "../auth/open-auth";
@@ -49,10 +50,13 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const started = Date.now();
   const storage = await openStorage(config, log);
   const pipeline = new CommitPipeline();
-  const contexts = await openContexts(config);
+  // where the broker's own requests may go; its own port is added once it listens
+  const outbound = new OutboundPolicy(config.outbound);
+  if (config.port !== 0) outbound.addOwnPort(config.port);
+  const contexts = await openContexts(config, outbound);
   const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
-  const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
+  const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline, outbound);
   const federation = await startFederation(config, log, storage, contexts, subs);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
@@ -81,6 +85,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
+  outbound.addOwnPort(Number(new URL(url).port));
   routeUpgrades(server, faces);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
   const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;

@@ -1,14 +1,17 @@
+import path from "node:path";
 import type { Config } from "../config/config";
 import type { CommitPipeline } from "../events/commit-pipeline";
 import { createNotificationQueue } from "../jobs/create-queue";
 import { closeMqttClients } from "../jobs/mqtt-sender";
 import type { DeliveryResult, NotificationQueue } from "../jobs/notification-job";
+import type { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import { queryEntities } from "../ngsi-ld/query/entity-query";
 import { SubscriptionIndex } from "../ngsi-ld/subscriptions/subscription-index";
 import { SubscriptionNotifier } from "../ngsi-ld/subscriptions/subscription-notifier";
 import { SubscriptionRepository } from "../ngsi-ld/subscriptions/subscription-repository";
 import { SubscriptionService } from "../ngsi-ld/subscriptions/subscription-service";
+import { DeliveryLog } from "../ngsi-ld/subscriptions/delivery-log";
 import type { ContextParts } from "./contexts";
 import { fastEntityCodec } from "./entity-codec";
 import type { NgsiLdCore } from "./ngsi-ld";
@@ -34,12 +37,15 @@ export async function startSubscriptions(
   contexts: ContextParts,
   core: NgsiLdCore,
   pipeline: CommitPipeline,
+  outbound: OutboundPolicy,
 ): Promise<SubscriptionParts> {
   const subscriptions = new SubscriptionService(
     new SubscriptionRepository(store),
     new SubscriptionIndex(),
     contexts.compile,
     (msg, fields) => log.warn(msg, fields),
+    (uri) => outbound.refusalOf(uri),
+    new DeliveryLog(path.join(config.dataDir, "deliveries")),
   );
   await subscriptions.load();
   const notifier = new SubscriptionNotifier({
@@ -56,6 +62,7 @@ export async function startSubscriptions(
         )
       ).entities,
     statsFlushMs: config.notify.statusFlushMs,
+    maxPerSecond: config.notify.maxRate,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   const delivered: ((r: DeliveryResult) => void)[] = [];
@@ -67,6 +74,7 @@ export async function startSubscriptions(
       for (const l of delivered) l(r);
     },
     (e) => log.error("notification queue error", { error: e.message }),
+    outbound,
   );
   notifier.attach(queue);
   pipeline.deliver("NGSI-LD notifications", notifier);

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { ConfigError } from "./config-error";
 import { authConfig, type AuthConfig } from "./auth-config";
@@ -24,6 +25,11 @@ export interface Config {
   logLevel: LogLevel;
   /** Largest accepted request body in bytes. Env `MAX_BODY_BYTES`, default 2 MiB. */
   maxBodyBytes: number;
+  /**
+   * Longest time a request body may take to arrive; a slower one is answered 408 and its connection
+   * closed. Env `BODY_READ_TIMEOUT` (`10s`, `500ms`), default 10 s.
+   */
+  bodyReadTimeoutMs: number;
   /** Quad ceiling of the store; writes past it fail with 507. Env `MAX_QUADS`, default 8,000,000. */
   maxQuads: number;
   /**
@@ -109,6 +115,13 @@ export interface Config {
    * `SPARQL_REPLICA`, default lazy.
    */
   sparqlReplica: "lazy" | "eager";
+  /**
+   * SPARQL read replicas: a query goes to an idle one, so a short query is not held up by a long one. Each
+   * loads on its first query (a full copy of the graph in memory). Env `SPARQL_REPLICAS`, default 2.
+   */
+  sparqlReplicas: number;
+  /** Characters of a /sparql query text; a longer one is 400. Env `SPARQL_MAX_QUERY_LENGTH`, default 200,000. */
+  sparqlMaxQueryLength: number;
   /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
   sparqlMaxRows: number;
   /**
@@ -150,6 +163,21 @@ export interface Config {
   reports: ReportsConfig;
   /** WebSocket and GraphQL push; see {@link LiveConfig}. */
   live: LiveConfig;
+  /** Where the broker's own requests (remote @contexts, notifications) may go; see {@link OutboundConfig}. */
+  outbound: OutboundConfig;
+  /** Remote @contexts kept in the disk and memory cache, least recently fetched out first. Env `CONTEXT_CACHE_MAX`, default 500. */
+  contextCacheMax: number;
+}
+
+/** The outbound policy (src/jobs/outbound-policy.ts). Link-local addresses and the broker itself are always denied. */
+export interface OutboundConfig {
+  /**
+   * Loopback addresses may be reached (ports other than the broker's). Env `OUTBOUND_ALLOW_LOOPBACK`
+   * (on/off), default off; the ETSI conformance run needs it on (its receivers listen on 127.0.0.1).
+   */
+  allowLoopback: boolean;
+  /** More denied destinations: IPs, CIDR ranges, host names, comma-separated. Env `OUTBOUND_DENY`. */
+  deny: string[];
 }
 
 /** The live faces: WebSocket `/ws`, GraphQL `/graphql` (docs/graphql-and-websocket.md). */
@@ -194,6 +222,8 @@ export interface NotifyConfig {
   keepDead: number;
   /** Delivery statuses of subscriptions are written to the graph at most this often. Env `SUBSCRIPTION_STATUS_FLUSH`, default 2s. */
   statusFlushMs: number;
+  /** Notifications of one subscription per second; more are dropped and logged. Env `NOTIFY_MAX_RATE`, default 1000. */
+  maxRate: number;
 }
 
 function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
@@ -272,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: urlVar(env, "REDIS_URL", ["redis:", "rediss:"]),
     logLevel: level as LogLevel,
     maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    bodyReadTimeoutMs: durationVar(env, "BODY_READ_TIMEOUT", 10_000, 100, 600_000),
     maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
     storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 500_000, 1000, 1_000_000_000),
     graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
@@ -297,6 +328,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
     sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
     sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
+    sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 2, 1, 16),
+    sparqlMaxQueryLength: intVar(env, "SPARQL_MAX_QUERY_LENGTH", 200_000, 100, 100_000_000),
     sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
     temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
     temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
@@ -305,6 +338,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
     auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
+    outbound: {
+      allowLoopback: switchVar(env, "OUTBOUND_ALLOW_LOOPBACK", false),
+      deny: denyList(env, "OUTBOUND_DENY"),
+    },
+    contextCacheMax: intVar(env, "CONTEXT_CACHE_MAX", 500, 1, 1_000_000),
     cameraSnapshotUrl: env.CAMERA_SNAPSHOT_URL?.trim() || undefined,
     cameraSnapshotCacheBytes: intVar(env, "CAMERA_SNAPSHOT_CACHE_BYTES", 256 * 1024 * 1024, 0, 1024 ** 4),
     reports: reportsConfig(env),
@@ -331,6 +369,27 @@ function liveConfig(env: NodeJS.ProcessEnv): LiveConfig {
   };
 }
 
+/** A comma-separated list of IP addresses, CIDR ranges (`10.0.0.0/8`) and host names. */
+function denyList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const items = (env[name] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    const [addr, bits, more] = item.split("/");
+    const v4 = isIP(addr) === 4;
+    const max = v4 ? 32 : 128;
+    const ok =
+      more === undefined &&
+      (bits === undefined
+        ? isIP(addr) !== 0 || /^[a-z0-9.-]+$/i.test(addr)
+        : isIP(addr) !== 0 && /^\d+$/.test(bits) && Number(bits) <= max);
+    if (!ok)
+      throw new ConfigError(`${name} must list IP addresses, CIDR ranges or host names, got "${item}"`);
+  }
+  return items;
+}
+
 function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
   const queueName = env.NOTIFY_QUEUE?.trim() || "citygraph-notify";
   if (!/^[A-Za-z0-9_.-]{1,100}$/.test(queueName)) {
@@ -353,5 +412,6 @@ function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
     stalledMs: durationVar(env, "NOTIFY_STALLED", 5000, 100, 3_600_000),
     keepDead: intVar(env, "NOTIFY_KEEP_DEAD", 10_000, 0, 10_000_000),
     statusFlushMs: durationVar(env, "SUBSCRIPTION_STATUS_FLUSH", 2000, 10, 3_600_000),
+    maxRate: intVar(env, "NOTIFY_MAX_RATE", 1000, 1, 1_000_000),
   };
 }

@@ -50,6 +50,12 @@ export const ERROR_KINDS = {
     code: "INVALID_REQUEST",
     title: "Body too large",
   },
+  RequestTimeout: {
+    status: 408,
+    problem: "InvalidRequest",
+    code: "REQUEST_TIMEOUT",
+    title: "Request body not received in time",
+  },
   MethodNotAllowed: {
     status: 405,
     problem: "InvalidRequest",

@@ -16,7 +16,11 @@ export function urlDigest(url: string): string {
  * Writes go to a temporary file first and are renamed, so a crash never leaves half a file.
  */
 export class ContextDiskCache {
-  constructor(readonly dir: string) {}
+  /** @param maxFiles entries kept; past it the oldest files go (files of earlier runs included). */
+  constructor(
+    readonly dir: string,
+    private readonly maxFiles = Infinity,
+  ) {}
 
   private file(url: string): string {
     return path.join(this.dir, `${urlDigest(url)}.json`);
@@ -47,6 +51,23 @@ export class ContextDiskCache {
     const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
     await fs.writeFile(tmp, JSON.stringify({ url, fetchedAt: new Date().toISOString(), document }));
     await fs.rename(tmp, target);
+    if (Number.isFinite(this.maxFiles)) await this.trim();
+  }
+
+  /** Deletes the oldest entries past `maxFiles`. */
+  private async trim(): Promise<void> {
+    const names = (await fs.readdir(this.dir)).filter((n) => n.endsWith(".json"));
+    if (names.length <= this.maxFiles) return;
+    const aged = await Promise.all(
+      names.map(async (n) => ({
+        n,
+        t: (await fs.stat(path.join(this.dir, n)).catch(() => undefined))?.mtimeMs ?? 0,
+      })),
+    );
+    aged.sort((a, b) => a.t - b.t);
+    for (const { n } of aged.slice(0, aged.length - this.maxFiles)) {
+      await fs.rm(path.join(this.dir, n), { force: true });
+    }
   }
 
   /** Removes the entry of `url`, if any. */

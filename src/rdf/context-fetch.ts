@@ -15,10 +15,15 @@ export type FetchFn = (url: string, init: RequestInit) => Promise<Response>;
 
 const ACCEPT = "application/ld+json, application/json;q=0.9, */*;q=0.1";
 
+/**
+ * The one text of every failed download: what went wrong (refused connection, reset, a status) stays out
+ * of the answer, as it would map the hosts and ports the broker can reach. `reason` is kept on the error
+ * (`cause`) for the log.
+ */
 function unavailable(url: string, reason: string): AppError {
-  return new AppError("LdContextNotAvailable", `The @context ${url} could not be retrieved: ${reason}`, {
-    url,
-  });
+  const e = new AppError("LdContextNotAvailable", `The @context ${url} could not be retrieved`, { url });
+  (e as Error & { cause?: unknown }).cause = reason;
+  return e;
 }
 
 /**

@@ -34,6 +34,13 @@ export interface ContextLoaderOptions {
   maxBytes?: number;
   /** HTTP implementation (tests); default node-fetch v2. */
   fetchFn?: FetchFn;
+  /**
+   * Asked before each download; throws when the URL may not be fetched (the outbound policy). Such a URL
+   * is LdContextNotAvailable (503) with the same text as any other failed download.
+   */
+  checkUrl?: (url: string) => Promise<void>;
+  /** Downloaded @contexts kept in memory and on disk (CONTEXT_CACHE_MAX); the least recently fetched go first. */
+  maxCached?: number;
 }
 
 /** Default fetch timeout, ms. */
@@ -59,16 +66,22 @@ export class ContextLoader {
   private readonly disk: ContextDiskCache;
   private readonly limits: { timeoutMs: number; maxBytes: number };
   private readonly fetchFn?: FetchFn;
+  private readonly checkUrl?: (url: string) => Promise<void>;
+  private readonly maxCached: number;
+  /** URLs held from the disk cache or the network, oldest first (a Map keeps insertion order). */
+  private readonly downloaded = new Map<string, true>();
 
   constructor(opts: ContextLoaderOptions) {
     this.project = new ContextUrlMap(opts.projectDir ?? projectContextsDir());
     this.preload = new ContextUrlMap(opts.preloadDir ?? path.join(opts.dataDir, "no-preload-dir"));
-    this.disk = new ContextDiskCache(path.join(opts.dataDir, "context-cache"));
+    this.disk = new ContextDiskCache(path.join(opts.dataDir, "context-cache"), opts.maxCached);
     this.limits = {
       timeoutMs: opts.timeoutMs ?? DEFAULT_CONTEXT_TIMEOUT_MS,
       maxBytes: opts.maxBytes ?? DEFAULT_CONTEXT_MAX_BYTES,
     };
     this.fetchFn = opts.fetchFn;
+    this.checkUrl = opts.checkUrl;
+    this.maxCached = opts.maxCached ?? Infinity;
   }
 
   /** Adds a source consulted before all others (see {@link LocalContextSource}). */
@@ -108,9 +121,15 @@ export class ContextLoader {
 
   /** Forgets `url` in memory and on disk (§5.13.5 delete of a Cached @context). */
   async evict(url: string): Promise<void> {
+    this.downloaded.delete(url);
     this.memory.delete(url);
     this.sources.delete(url);
     await this.disk.delete(url);
+  }
+
+  /** True while a downloaded `url` is held (it may have left the bounded cache since). */
+  holds(url: string): boolean {
+    return this.memory.has(url);
   }
 
   /** True when `url` resolves from the project contexts or the preload folder (no network). */
@@ -121,6 +140,15 @@ export class ContextLoader {
   private remember(url: string, doc: ContextDocument, source: ContextSource): ContextDocument {
     this.memory.set(url, doc);
     this.sources.set(url, source);
+    if (source === "disk" || source === "network") {
+      this.downloaded.delete(url);
+      this.downloaded.set(url, true);
+      for (const old of this.downloaded.keys()) {
+        if (this.downloaded.size <= this.maxCached) break;
+        this.downloaded.delete(old);
+        void this.evict(old).catch(() => undefined);
+      }
+    }
     return doc;
   }
 
@@ -132,6 +160,11 @@ export class ContextLoader {
     if (!fresh) {
       const onDisk = await this.disk.get(url);
       if (onDisk) return this.remember(url, onDisk, "disk");
+    }
+    if (this.checkUrl) {
+      await this.checkUrl(url).catch(() => {
+        throw new AppError("LdContextNotAvailable", `The @context ${url} could not be retrieved`, { url });
+      });
     }
     const doc = await fetchContextDocument(url, this.limits, this.fetchFn);
     await this.disk.put(url, doc).catch(() => undefined);

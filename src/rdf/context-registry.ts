@@ -27,6 +27,8 @@ export interface ContextRegistryOptions {
 
 interface CachedEntry {
   url: string;
+  /** Tenants whose requests used it: a fetched URL (maybe with a token in its query) is listed to them only. */
+  tenants: Set<string>;
   localId: string;
   createdAt: number;
   usage: Usage;
@@ -120,7 +122,7 @@ export class ContextRegistry implements LocalContextSource, ContextUsageRecorder
     const infos: ContextInfo[] = [];
     for (const e of this.hosted.values())
       if (e.tenant === tenant) infos.push(this.hostedInfo(e, opts.origin));
-    for (const c of this.cached.values()) infos.push(this.cachedInfo(c));
+    for (const c of this.cached.values()) if (this.visible(c, tenant)) infos.push(this.cachedInfo(c));
     const selected = infos.filter((i) => opts.kind === undefined || i.kind === opts.kind);
     return opts.details ? selected : selected.map((i) => i.URL);
   }
@@ -187,11 +189,26 @@ export class ContextRegistry implements LocalContextSource, ContextUsageRecorder
     return m ? this.hosted.get(m[1])?.document : undefined;
   }
 
-  /** {@link ContextUsageRecorder}: one use of `url` by a request. */
-  recordUse(url: string): void {
+  /** {@link ContextUsageRecorder}: one use of `url` by a request of `tenant`. */
+  recordUse(url: string, tenant?: string): void {
     const m = HOSTED_TAIL.exec(url.split(/[?#]/)[0]);
     if (m && this.hosted.has(m[1])) return this.touch(this.usageOf(m[1]));
-    this.touch(this.cachedEntry(isCoreContextUrl(url) ? CORE_CONTEXT_URL : url).usage);
+    const c = this.cachedEntry(isCoreContextUrl(url) ? CORE_CONTEXT_URL : url);
+    if (tenant !== undefined) c.tenants.add(tenant);
+    this.touch(c.usage);
+  }
+
+  /**
+   * A Cached @context is shown to a tenant that used it; the core context and those the broker maps to
+   * local files, to every tenant. One that left the bounded download cache is forgotten.
+   */
+  private visible(c: CachedEntry, tenant: string): boolean {
+    if (c.url === CORE_CONTEXT_URL || this.loader.isMappedLocally(c.url)) return true;
+    if (!this.loader.holds(c.url)) {
+      this.cached.delete(c.url);
+      return false;
+    }
+    return c.tenants.has(tenant);
   }
 
   private find(tenant: string, id: string): Found | undefined {
@@ -200,13 +217,19 @@ export class ContextRegistry implements LocalContextSource, ContextUsageRecorder
     if (hosted && hosted.tenant === tenant) return { kind: hosted.kind, hosted };
     const url = isCoreContextUrl(id) ? CORE_CONTEXT_URL : id;
     const cached = this.cached.get(url) ?? [...this.cached.values()].find((c) => c.localId === id);
-    return cached ? { kind: "Cached", cached } : undefined;
+    return cached && this.visible(cached, tenant) ? { kind: "Cached", cached } : undefined;
   }
 
   private cachedEntry(url: string): CachedEntry {
     let c = this.cached.get(url);
     if (!c) {
-      c = { url, localId: urlDigest(url).slice(0, 24), createdAt: this.now(), usage: { hits: 0 } };
+      c = {
+        url,
+        tenants: new Set(),
+        localId: urlDigest(url).slice(0, 24),
+        createdAt: this.now(),
+        usage: { hits: 0 },
+      };
       this.cached.set(url, c);
     }
     return c;

@@ -6,7 +6,7 @@ import { type ContextDocumentLoader, resolveContext } from "./context-resolver";
 
 /** Receives one call per use of a context URL (feeds numberOfHits, ETSI GS CIM 009 §5.13.3.5). */
 export interface ContextUsageRecorder {
-  recordUse(url: string): void;
+  recordUse(url: string, tenant?: string): void;
 }
 
 /** The compile step (`compileContext` of src/rdf/compile-context.ts, or a stub in tests). */
@@ -64,13 +64,16 @@ export class ContextService {
     return this.defaultCompiled;
   }
 
-  /** The compiled context of an @context value: a URL, an object, or an array of both. */
-  async compiled(value: unknown): Promise<CompiledContext> {
+  /**
+   * The compiled context of an @context value: a URL, an object, or an array of both. `tenant` is the
+   * tenant of the request that uses it (the fetched @contexts are listed to that tenant only).
+   */
+  async compiled(value: unknown, tenant?: string): Promise<CompiledContext> {
     if (value === undefined) return this.default();
     const key = canonicalKey(value);
     const hit = this.lru.get(key);
     if (hit) {
-      this.record(hit.urls);
+      this.record(hit.urls, tenant);
       return hit.compiled;
     }
     let job = this.pending.get(key);
@@ -80,7 +83,7 @@ export class ContextService {
     }
     const entry = await job;
     this.lru.set(key, entry);
-    this.record(entry.urls);
+    this.record(entry.urls, tenant);
     return entry.compiled;
   }
 
@@ -99,8 +102,8 @@ export class ContextService {
     this.lru.clear();
   }
 
-  private record(urls: readonly string[]): void {
-    if (this.usage) for (const url of urls) this.usage.recordUse(url);
+  private record(urls: readonly string[], tenant?: string): void {
+    if (this.usage) for (const url of urls) this.usage.recordUse(url, tenant);
   }
 
   private async build(value: unknown): Promise<Entry> {

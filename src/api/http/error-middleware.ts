@@ -24,6 +24,7 @@ export function errorMiddleware(log: Logger, rendererOf: (face: FaceName) => Err
           path: ctx.path,
           kind: err.kind,
           error: raw instanceof Error ? (raw.stack ?? raw.message) : String(raw),
+          cause: raw instanceof Error && raw.cause !== undefined ? String(raw.cause) : undefined,
         });
         if (err.kind === "InternalError") err = new AppError(err.kind, ERROR_KINDS[err.kind].title);
       }

@@ -1,17 +1,31 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
 import { AppError } from "../../errors";
+import { checkJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
+
+/** Default longest time a request body may take to arrive (BODY_READ_TIMEOUT). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
 /**
  * Reads the raw request body up to `limit` bytes; a larger body is refused with 413 before it is
- * read further (ETSI GS CIM 009 §6.3.4 "RequestEntityTooLarge").
+ * read further (ETSI GS CIM 009 §6.3.4 "RequestEntityTooLarge"). A body that has not fully arrived
+ * after `timeoutMs` is 408, and the connection closes after the answer (a slow or stalled client must
+ * not hold a request open).
  */
-export async function readBody(ctx: Context, limit: number): Promise<string> {
+export async function readBody(
+  ctx: Context,
+  limit: number,
+  timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+): Promise<string> {
   const declared = Number(ctx.get("Content-Length") || "0");
   if (declared > limit) {
     throw new AppError("PayloadTooLarge", `The body has ${declared} bytes, more than the limit of ${limit}`);
   }
-  return readAll(ctx.req, limit);
+  const timeout = () => {
+    ctx.set("Connection", "close");
+    return new AppError("RequestTimeout", `The body did not arrive within ${timeoutMs} ms`);
+  };
+  return readAll(ctx.req, limit, timeoutMs, timeout);
 }
 
 /**
@@ -20,13 +34,29 @@ export async function readBody(ctx: Context, limit: number): Promise<string> {
  * (docs/decisions/0001-write-path.md). As that loop did, a body over `limit` or
  * a stream that closes before its end rejects, and the request stream is destroyed.
  */
-function readAll(req: IncomingMessage, limit: number): Promise<string> {
+function readAll(
+  req: IncomingMessage,
+  limit: number,
+  timeoutMs: number,
+  timeout: () => Error,
+): Promise<string> {
   if (req.readableEnded) return Promise.resolve("");
   return new Promise((resolve, reject) => {
     let first: Buffer | undefined;
     let more: Buffer[] | undefined;
     let size = 0;
+    const timer = setTimeout(() => {
+      // the answer still goes out on this socket: stop reading instead of destroying the request
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+      req.pause();
+      reject(timeout());
+    }, timeoutMs);
     const finish = (err?: Error): void => {
+      clearTimeout(timer);
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);
@@ -57,8 +87,12 @@ function readAll(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-/** Parses JSON text; malformed JSON is a 400 InvalidRequest naming the position. */
-export function parseJson(text: string): unknown {
+/**
+ * Parses JSON text; malformed JSON is a 400 InvalidRequest naming the position, and so is JSON nested
+ * deeper than `maxDepth` (checked first, json-depth.ts).
+ */
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  checkJsonDepth(text, maxDepth);
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -45,7 +45,7 @@ async function itemsOf(ctx: Context, contexts: ContextProvider, outcome: BatchOu
       const ld = s.bodyType === "application/ld+json";
       if (ld && c === undefined) throw badRequest("With application/ld+json each entity needs its @context");
       if (!ld && c !== undefined) throw badRequest("With application/json an entity must not carry @context");
-      const ldc = ld ? await contexts.compiled(c) : s.ldContext;
+      const ldc = ld ? await contexts.compiled(c, s.tenant) : s.ldContext;
       items.push({ entity: entityFromBody(rest, "entity", ldc), ctx: ldc });
     } catch (err) {
       outcome.errors.push({ entityId: id, error: toAppError(err) });

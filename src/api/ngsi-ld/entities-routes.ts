@@ -1,3 +1,4 @@
+import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { CompiledContext } from "../../rdf/compiled-context";
@@ -14,7 +15,7 @@ import { entityFromBody, objectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
 import { type NgsiState, ngsiState } from "./ngsi-state";
 import { remember, sendCached, type ResponseCache } from "./response-cache";
-import { joinParams, optionsParam, param, pathEntityId, renderOptions } from "./query-params";
+import { joinParams, optionsParam, param, pathAttrId, pathEntityId, renderOptions } from "./query-params";
 
 const st = ngsiState;
 
@@ -73,10 +74,11 @@ export function registerEntityRoutes(
   router.post("/entities", async (ctx) => {
     const s = st(ctx);
     const entity = entityFromBody(objectBody(ctx), "entity", s.ldContext);
+    const location = `/ngsi-ld/v1/entities/${pathSegment(entity.id)}`;
     await entities.create(s.tenant, entity, s.ldContext);
     ctx.status = 201;
     ctx.body = "";
-    ctx.set("Location", `/ngsi-ld/v1/entities/${entity.id}`);
+    ctx.set("Location", location);
   });
 
   router.get("/entities/:entityId", async (ctx) => {
@@ -195,8 +197,8 @@ function fragmentBody(ctx: Context, id: string): Record<string, unknown> {
 
 function attrPath(ctx: Context): { id: string; name: string } {
   const id = pathEntityId(ctx);
-  const attrId = (ctx.params as Record<string, string>).attrId;
-  return { id, name: canonicalName(st(ctx).ldContext, attrId) };
+  const ldc = st(ctx).ldContext;
+  return { id, name: canonicalName(ldc, pathAttrId(ctx, ldc)) };
 }
 
 /** The body of a single-attribute operation (§6.7.3.1, §6.7.3.3): one attribute's instance(s). */

@@ -12,10 +12,10 @@ const CONTEXT_DOC_PATH = /\/jsonldContexts(\/|$)/;
 
 /**
  * Middleware of the NGSI-LD face (ETSI GS CIM 009 v1.8 §6.3): tenant header, body media type (415),
- * size (413) and JSON syntax (400), and the @context in effect: from the body for
+ * size (413), arrival time (408), JSON syntax and nesting (400), and the @context in effect: from the body for
  * application/ld+json, from the Link header otherwise (§6.3.5), compiled once and cached.
  */
-export function ngsiRequest(contexts: ContextProvider, maxBodyBytes: number) {
+export function ngsiRequest(contexts: ContextProvider, maxBodyBytes: number, bodyTimeoutMs?: number) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const tenantHeader = tenantOf(ctx);
     checkKnownParams(ctx);
@@ -30,11 +30,11 @@ export function ngsiRequest(contexts: ContextProvider, maxBodyBytes: number) {
         throw new AppError("UnsupportedMediaType", `Content-Type ${type || "(none)"} is not supported`);
       }
       state.bodyType = type as NgsiState["bodyType"];
-      state.body = parseJson(await readBody(ctx, maxBodyBytes));
+      state.body = parseJson(await readBody(ctx, maxBodyBytes, bodyTimeoutMs));
       if (!CONTEXT_DOC_PATH.test(ctx.path)) contextValue = bodyContext(state, contextValue, link);
     }
     state.contextValue = contextValue;
-    state.ldContext = await contexts.compiled(contextValue);
+    state.ldContext = await contexts.compiled(contextValue, tenantHeader);
     await next();
   };
 }

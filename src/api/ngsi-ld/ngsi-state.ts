@@ -17,8 +17,8 @@ export interface NgsiState {
 
 /** The context services the NGSI-LD face needs (implemented in src/rdf). */
 export interface ContextProvider {
-  /** The compiled context for an @context value (undefined = the core context alone). */
-  compiled(value: unknown): Promise<CompiledContext>;
+  /** The compiled context for an @context value (undefined = the core context alone), used by `tenant`. */
+  compiled(value: unknown, tenant?: string): Promise<CompiledContext>;
   /** The context URL of a `Link` header value; throws 400 when malformed. */
   parseContextLink(header: string): string | undefined;
 }

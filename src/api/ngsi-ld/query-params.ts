@@ -7,6 +7,8 @@ import type { JoinMode } from "../../ngsi-ld/render/linked-entities";
 import { isAbsoluteUri, isValidName } from "../../ngsi-ld/model/uri";
 import { parseProjection, type Projection } from "../../ngsi-ld/render/projection";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
+import { NOT_ATTRIBUTES, refuseReserved } from "../../ngsi-ld/model/reserved";
+import { checkIdLength } from "../../ngsi-ld/model/limits";
 
 const OPTION_VALUES = new Set([
   "keyValues",
@@ -121,7 +123,21 @@ export function joinParams(
 export function pathEntityId(ctx: Context): string {
   const id = (ctx.params as Record<string, string>).entityId;
   if (!isAbsoluteUri(id)) throw badRequest(`Entity id ${JSON.stringify(id)} is not a URI`, { id });
+  checkIdLength(id, "Entity id");
+  refuseReserved(id, "Entity id");
   return id;
+}
+
+/**
+ * The `{attrId}` of an attribute path as given: `id`, `type`, `@id`, `@type` and `@context` are members of
+ * the entity, not attributes (§4.5.1), and a name in the broker's namespaces is no client's: 400 for both.
+ */
+export function pathAttrId(ctx: Context, ldc: CompiledContext): string {
+  const a = (ctx.params as Record<string, string>).attrId;
+  if (NOT_ATTRIBUTES.has(a))
+    throw badRequest(`${a} is a member of the entity, not an attribute`, { attrId: a });
+  refuseReserved(ldc.expandTerm(a), "Attribute name");
+  return a;
 }
 
 /** A whole-number query parameter from 0 to `max` (`limit`, `offset`, §6.3.x); 400 otherwise. */

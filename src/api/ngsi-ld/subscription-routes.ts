@@ -1,3 +1,4 @@
+import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { AppError, badRequest } from "../../errors";
@@ -61,7 +62,7 @@ export function registerSubscriptionRoutes(
     const id = await subs.create(s.tenant, bodyOf(ctx), s.contextValue, s.ldContext);
     ctx.status = 201;
     ctx.body = "";
-    ctx.set("Location", `/ngsi-ld/v1${base}/${id}`);
+    ctx.set("Location", `/ngsi-ld/v1${base}/${pathSegment(id)}`);
   });
 
   router.get(base, async (ctx) => {

@@ -1,3 +1,4 @@
+import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { AppError, badRequest } from "../../errors";
@@ -9,13 +10,13 @@ import { normalizeTemporalEntity } from "../../ngsi-ld/temporal/normalize-tempor
 import type { TemporalService } from "../../ngsi-ld/temporal/temporal-service";
 import { objectBody } from "./entity-body";
 import { ngsiState } from "./ngsi-state";
-import { param, pathEntityId } from "./query-params";
+import { param, pathAttrId, pathEntityId } from "./query-params";
 
 const st = ngsiState;
 
 /** The attribute IRI of the path's `attrId` (400 when it is not a valid name). */
 export function pathAttr(ctx: Context): string {
-  const a = (ctx.params as Record<string, string>).attrId;
+  const a = pathAttrId(ctx, st(ctx).ldContext);
   if (!isValidName(a)) throw badRequest(`Attribute name ${JSON.stringify(a)} is not valid`, { attrId: a });
   return st(ctx).ldContext.expandTerm(a);
 }
@@ -52,9 +53,10 @@ export function registerTemporalRoutes(router: Router, temporal: TemporalService
   router.post("/temporal/entities", async (ctx) => {
     const s = st(ctx);
     const e = canonicalizeEntity(normalizeTemporalEntity(objectBody(ctx), "entity"), s.ldContext);
+    const location = `/ngsi-ld/v1/temporal/entities/${pathSegment(e.id)}`;
     const created = await temporal.upsert(s.tenant, e, s.ldContext);
     ctx.status = created ? 201 : 204;
-    if (created) ctx.set("Location", `/ngsi-ld/v1/temporal/entities/${e.id}`);
+    if (created) ctx.set("Location", location);
     ctx.body = "";
   });
 

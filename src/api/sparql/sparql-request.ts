@@ -13,13 +13,17 @@ const READ_ONLY =
  * §2.1.3 POST `application/sparql-query`). Updates (§2.2) are refused with 400; another body media
  * type is 415; a missing or repeated `query` is 400.
  */
-export async function readQueryText(ctx: Context, maxBodyBytes: number): Promise<string> {
+export async function readQueryText(
+  ctx: Context,
+  maxBodyBytes: number,
+  bodyTimeoutMs?: number,
+): Promise<string> {
   let params: URLSearchParams;
   if (ctx.method === "GET") {
     params = new URLSearchParams(ctx.querystring);
   } else {
     const type = (ctx.get("Content-Type").split(";")[0] || "").trim().toLowerCase();
-    const body = await readBody(ctx, maxBodyBytes);
+    const body = await readBody(ctx, maxBodyBytes, bodyTimeoutMs);
     if (type === "application/sparql-query") {
       rejectDatasetParams(new URLSearchParams(ctx.querystring));
       return nonEmpty(body);

@@ -5,6 +5,12 @@ import { negotiateFormat, queryFormOf, GRAPH_FORMATS, SOLUTION_FORMATS } from ".
 import type { ReplicaAnswer, ReplicaQuery } from "../../store/replica/replica-protocol";
 import { tenantOf } from "../http/tenant";
 import { readQueryText, updateRefused } from "./sparql-request";
+import {
+  checkSparqlText,
+  DEFAULT_SPARQL_LENGTH,
+  DEFAULT_SPARQL_LOGICAL,
+  DEFAULT_SPARQL_NESTING,
+} from "./query-limits";
 
 /** What the SPARQL face needs: something that answers a query (the replica). */
 export interface SparqlQueryService {
@@ -16,6 +22,10 @@ export interface SparqlRouteOptions {
   maxBodyBytes: number;
   /** SPARQL_MAX_ROWS. */
   maxRows: number;
+  /** BODY_READ_TIMEOUT. */
+  bodyTimeoutMs?: number;
+  /** SPARQL_MAX_QUERY_LENGTH: characters of a query text. */
+  maxQueryLength?: number;
 }
 
 /**
@@ -31,7 +41,15 @@ export function registerSparqlRoutes(
 ): void {
   const handle = async (ctx: Context): Promise<void> => {
     const tenant = tenantOf(ctx);
-    const sparql = await readQueryText(ctx, opts.maxBodyBytes);
+    const maxLength = opts.maxQueryLength ?? DEFAULT_SPARQL_LENGTH;
+    // a body of more than 3 bytes (UTF-8) per allowed character is too long whatever it holds: 413 unread
+    const maxBody = Math.min(opts.maxBodyBytes, 3 * maxLength + 64);
+    const sparql = await readQueryText(ctx, maxBody, opts.bodyTimeoutMs);
+    checkSparqlText(sparql, {
+      maxLength,
+      maxNesting: DEFAULT_SPARQL_NESTING,
+      maxLogical: DEFAULT_SPARQL_LOGICAL,
+    });
     const form = queryFormOf(sparql);
     if (form === "UPDATE") throw updateRefused();
     const format = negotiateFormat(form, ctx.get("Accept"));

@@ -29,7 +29,7 @@ export function ngsiLdFace(
   federation: Federation,
 ): Face {
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
-  ngsi.use(ngsiRequest(contexts.contexts, config.maxBodyBytes));
+  ngsi.use(ngsiRequest(contexts.contexts, config.maxBodyBytes, config.bodyReadTimeoutMs));
   ngsi.use(federationMiddleware(federation.distributor, (t, id) => core.index.types(t, id)));
   registerEntityRoutes(ngsi, core.entities, core.attributes, contexts.responses, (t, id, name, ctx, ds) =>
     core.index.has(t, id) ? Promise.resolve(false) : temporal.recordHistoryOnlyDeletion(t, id, name, ctx, ds),

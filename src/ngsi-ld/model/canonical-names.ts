@@ -1,6 +1,7 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { ATTRIBUTE_META_MEMBERS } from "./attribute-kinds";
 import { attributeNames, Entity } from "./entity";
+import { refuseReserved } from "./reserved";
 
 /**
  * Rewrites the type and attribute names of a request entity (recursively, sub-attributes too) to the
@@ -10,9 +11,12 @@ import { attributeNames, Entity } from "./entity";
  */
 export function canonicalizeEntity(e: Entity, ldc: CompiledContext): Entity {
   if (e.type !== undefined) {
+    for (const t of Array.isArray(e.type) ? e.type : [e.type])
+      refuseReserved(ldc.expandTerm(t), "Entity type");
     e.type = Array.isArray(e.type) ? e.type.map((t) => canon(ldc, t)) : canon(ldc, e.type);
   }
   const names = attributeNames(e);
+  for (const name of names) refuseReserved(ldc.expandTerm(name), "Attribute name");
   if (namesStay(e, names, ldc)) {
     // the common case: no attribute is renamed, so none is deleted (a delete turns the entity into a
     // slow "dictionary" object for every later reader: the codec, the indexes, the history)

@@ -1,6 +1,9 @@
 /**
  * GeoJSON geometry validation (RFC 7946 §3.1) for GeoProperty values (ETSI GS CIM 009 §4.7).
- * Returns an error message, or undefined when the geometry is valid.
+ * Returns an error message, or undefined when the geometry is valid. Beyond the shape, positions are
+ * finite and in range, a LineString has two distinct positions, and a linear ring is closed, has at least
+ * four positions, three of them distinct, and an area: degenerate geometries made every later geo-query
+ * over them (georel=equals, the subscription matcher) fail.
  */
 export function geometryError(g: unknown): string | undefined {
   if (typeof g !== "object" || g === null || Array.isArray(g)) return "a GeoJSON geometry object is expected";
@@ -9,10 +12,11 @@ export function geometryError(g: unknown): string | undefined {
     case "Point":
       return positionError(geo.coordinates);
     case "MultiPoint":
+      return arrayOf(geo.coordinates, 1, positionError);
     case "LineString":
-      return arrayOf(geo.coordinates, geo.type === "LineString" ? 2 : 1, positionError);
+      return lineError(geo.coordinates);
     case "MultiLineString":
-      return arrayOf(geo.coordinates, 1, (l) => arrayOf(l, 2, positionError));
+      return arrayOf(geo.coordinates, 1, lineError);
     case "Polygon":
       return polygonError(geo.coordinates);
     case "MultiPolygon":
@@ -45,8 +49,36 @@ function polygonError(rings: unknown): string | undefined {
     const r = ring as number[][];
     const a = r[0];
     const b = r[r.length - 1];
-    return a[0] === b[0] && a[1] === b[1] ? undefined : "a linear ring must be closed";
+    if (a[0] !== b[0] || a[1] !== b[1]) return "a linear ring must be closed";
+    if (distinctPositions(r, 3) < 3) return "a linear ring needs at least three distinct positions";
+    return ringArea(r) > 0 ? undefined : "a linear ring must enclose an area (its positions are collinear)";
   });
+}
+
+function lineError(line: unknown): string | undefined {
+  const e = arrayOf(line, 2, positionError);
+  if (e) return e;
+  return distinctPositions(line as number[][], 2) < 2 ? "a line needs two distinct positions" : undefined;
+}
+
+/** How many distinct [lon, lat] positions `ps` holds, counting up to `enough`. */
+function distinctPositions(ps: number[][], enough: number): number {
+  const seen = new Set<string>();
+  for (const p of ps) {
+    seen.add(`${p[0]},${p[1]}`);
+    if (seen.size >= enough) break;
+  }
+  return seen.size;
+}
+
+/** Absolute area of a ring by the shoelace formula, relative to its first position (degrees squared). */
+function ringArea(r: number[][]): number {
+  const [x0, y0] = r[0];
+  let twice = 0;
+  for (let i = 1; i + 1 < r.length; i++) {
+    twice += (r[i][0] - x0) * (r[i + 1][1] - y0) - (r[i + 1][0] - x0) * (r[i][1] - y0);
+  }
+  return Math.abs(twice) / 2;
 }
 
 function arrayOf(a: unknown, min: number, each: (x: unknown) => string | undefined): string | undefined {

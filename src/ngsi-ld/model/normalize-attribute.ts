@@ -8,6 +8,7 @@ import {
 import { isDateTime } from "./datetime";
 import { geometryError } from "./geojson";
 import { isAbsoluteUri, isValidName } from "./uri";
+import { ENTITY_LIMITS } from "./limits";
 
 /** The NGSI-LD null (ETSI GS CIM 009 v1.8 §4.5.0): as a value it deletes what it is merged into. */
 export const NGSI_LD_NULL = "urn:ngsi-ld:null";
@@ -56,6 +57,12 @@ export function normalizeAttribute(path: string, raw: unknown): AttributeInstanc
       raw.length > 0 &&
       raw.every((x) => isObject(x) && (isAttributeKind(x.type) || kindOf(x) !== undefined))
     ) {
+      if (raw.length > ENTITY_LIMITS.instances) {
+        throw badRequest(`Attribute ${path} has more than ${ENTITY_LIMITS.instances} instances`, {
+          attribute: path,
+          limit: ENTITY_LIMITS.instances,
+        });
+      }
       const instances = raw.map((x) => normalizeInstance(path, x));
       checkDatasetIds(path, instances);
       return instances;

@@ -3,6 +3,8 @@ import type { Entity } from "./entity";
 import { ENTITY_META_MEMBERS } from "./attribute-kinds";
 import { isObject, normalizeAttribute } from "./normalize-attribute";
 import { isAbsoluteUri, isValidName } from "./uri";
+import { refuseReserved } from "./reserved";
+import { checkIdLength, ENTITY_LIMITS } from "./limits";
 
 /** What an entity body must carry: an entity for create/upsert, a fragment for updates. */
 export type EntityBodyKind = "entity" | "fragment";
@@ -19,19 +21,31 @@ export function normalizeEntity(body: unknown, kind: EntityBodyKind): Entity {
   const out: Entity = { id: "", type: [] };
   if (kind === "entity" || id !== undefined) {
     if (!isAbsoluteUri(id)) throw badRequest(`Entity id must be a URI, got ${JSON.stringify(id)}`, { id });
+    checkIdLength(id, "Entity id");
+    refuseReserved(id, "Entity id");
     out.id = id;
   }
   if (kind === "entity" || type !== undefined) out.type = checkTypes(type);
   else delete (out as Partial<Entity>).type;
   if (body.scope !== undefined) out.scope = checkScopes(body.scope);
+  // refused before any attribute is normalized (an attribute costs far more than counting it)
+  if (Object.keys(body).length > ENTITY_LIMITS.attributes + ENTITY_META_MEMBERS.size) tooManyAttributes();
+  let attributes = 0;
   for (const [name, raw] of Object.entries(body)) {
     if (ENTITY_META_MEMBERS.has(name)) continue;
     if (!isValidName(name)) throw badRequest(`Attribute name ${JSON.stringify(name)} is not valid`, { name });
     if (name.startsWith("@")) throw badRequest(`Member ${name} is not allowed here`);
+    if (++attributes > ENTITY_LIMITS.attributes) tooManyAttributes();
     const inst = normalizeAttribute(name, raw);
     out[name] = inst.length === 1 ? inst[0] : inst;
   }
   return out;
+}
+
+function tooManyAttributes(): never {
+  throw badRequest(`The entity has more than ${ENTITY_LIMITS.attributes} attributes`, {
+    limit: ENTITY_LIMITS.attributes,
+  });
 }
 
 function checkTypes(type: unknown): string | string[] {

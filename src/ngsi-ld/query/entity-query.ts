@@ -1,4 +1,5 @@
-import { AppError, badRequest } from "../../errors";
+import { AppError } from "../../errors";
+import { compileUserPattern, type UserPattern } from "./user-pattern";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import type { Entity } from "../model/entity";
 import { FALSE, MAYBE, Tri } from "./expression";
@@ -160,15 +161,9 @@ function* take(ids: Iterable<string>, n: number): Generator<string> {
   }
 }
 
-/** Compiles an idPattern (§4.9: a regular expression); 400 if it does not compile. */
-export function compileIdPattern(p: string): RegExp {
-  try {
-    return new RegExp(p);
-  } catch (e) {
-    throw badRequest(`idPattern is not a valid regular expression: ${(e as Error).message}`, {
-      parameter: "idPattern",
-    });
-  }
+/** Compiles an idPattern (§4.9: a regular expression) in linear time (user-pattern.ts); 400 if refused. */
+export function compileIdPattern(p: string): UserPattern {
+  return compileUserPattern(p, "idPattern");
 }
 
 /** Refuses query features this build does not implement yet, honestly (422 OperationNotSupported). */

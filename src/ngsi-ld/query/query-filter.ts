@@ -1,4 +1,5 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
+import type { UserPattern } from "./user-pattern";
 import { Entity, instancesOf, typesOf } from "../model/entity";
 import { matchesGeoQuery, type GeoQuery } from "./geo";
 import { evaluate3, FALSE, MAYBE, requiredLeaves, Tri, TRUE } from "./expression";
@@ -12,7 +13,7 @@ import { matchesTypes, TypeExpr } from "./type-expression";
 /** One entity selector (ETSI GS CIM 009 v1.8 §5.2.33 EntitySelector; GET's `id`/`idPattern`/`type`). */
 export interface EntitySelector {
   ids?: string[];
-  idPattern?: RegExp;
+  idPattern?: UserPattern;
   types?: TypeExpr;
 }
 

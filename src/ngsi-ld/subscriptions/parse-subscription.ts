@@ -39,6 +39,16 @@ const positive = (o: Obj, m: string, path = m): number | undefined => {
   return v;
 };
 
+/** Shortest `timeInterval` (§5.2.12), seconds: a shorter one floods its endpoint (docs/configuration.md "Limits"). */
+export const MIN_TIME_INTERVAL_S = 1;
+/** Shortest `throttling` (§5.2.12), seconds. */
+export const MIN_THROTTLING_S = 0.1;
+
+const atLeast = (v: number | undefined, min: number, path: string): number | undefined => {
+  if (v !== undefined && v < min) throw fail(path, `${path} must be at least ${min} seconds`);
+  return v;
+};
+
 const names = (o: Obj, m: string, path = m): string[] | undefined => {
   const v = o[m];
   if (v === undefined) return undefined;
@@ -250,12 +260,12 @@ export function parseSubscription(body: unknown, id: string, now: string, create
   set("entities", entities(body.entities));
   set("watchedAttributes", names(body, "watchedAttributes"));
   set("notificationTrigger", triggers(body.notificationTrigger));
-  set("timeInterval", positive(body, "timeInterval"));
+  set("timeInterval", atLeast(positive(body, "timeInterval"), MIN_TIME_INTERVAL_S, "timeInterval"));
   set("q", str(body, "q"));
   set("geoQ", geoQ(body.geoQ));
   set("scopeQ", str(body, "scopeQ"));
   set("lang", str(body, "lang"));
-  set("throttling", positive(body, "throttling"));
+  set("throttling", atLeast(positive(body, "throttling"), MIN_THROTTLING_S, "throttling"));
   if (body.jsonldContext !== undefined && !isAbsoluteUri(body.jsonldContext)) {
     throw fail("jsonldContext", "jsonldContext must be a URI");
   }

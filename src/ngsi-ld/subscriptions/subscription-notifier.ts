@@ -24,6 +24,8 @@ export interface NotifierDeps {
   query(tenant: string, filter: EntityFilter, ctx: CompiledContext): Promise<Entity[]>;
   /** How often changed delivery statuses are written to the graph, ms. */
   statsFlushMs: number;
+  /** Most notifications of one subscription per second (NOTIFY_MAX_RATE); more are dropped. Default unlimited. */
+  maxPerSecond?: number;
   log(level: "info" | "warn" | "error", msg: string, fields?: object): void;
 }
 
@@ -66,6 +68,8 @@ export class SubscriptionNotifier {
   private readonly pending = new Map<number, Promise<void>>();
   private readonly lastSent = new WeakMap<CompiledSubscription, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Notifications per subscription in the current one-second window (the rate cap). */
+  private readonly rate = new Map<string, { second: number; sent: number; dropped: number }>();
 
   constructor(private readonly deps: NotifierDeps) {
     deps.service.onChange((tenant, id, cs) => this.schedulePeriodic(tenant, id, cs));
@@ -128,7 +132,7 @@ export class SubscriptionNotifier {
           changes.set(cs.ctx.key, change);
         }
         const trigger = matchChange(cs, change, now);
-        if (!trigger || this.throttled(cs, now)) continue;
+        if (!trigger || this.throttled(cs, now) || this.overRate(cs, now)) continue;
         const n = cs.record.sub.notification;
         const show = { showChanges: n.showChanges ?? false, sysAttrs: n.sysAttrs ?? false };
         const asAttrs = !change.after && trigger === "attributeDeleted";
@@ -172,18 +176,39 @@ export class SubscriptionNotifier {
     return false;
   }
 
+  /**
+   * True if `cs` already had NOTIFY_MAX_RATE notifications in this second: a loop through an endpoint that
+   * writes back, or a flood of changes, cannot grow without bound. Drops are logged once per second.
+   */
+  private overRate(cs: CompiledSubscription, now: number): boolean {
+    const max = this.deps.maxPerSecond;
+    if (max === undefined) return false;
+    const key = `${cs.record.tenant}\u0000${cs.record.sub.id}`;
+    const second = Math.floor(now / 1000);
+    let r = this.rate.get(key);
+    if (!r || r.second !== second) {
+      if (r && r.dropped > 0) {
+        this.deps.log("warn", "notifications dropped over NOTIFY_MAX_RATE", {
+          subscription: cs.record.sub.id,
+          dropped: r.dropped,
+        });
+      }
+      this.rate.set(key, (r = { second, sent: 0, dropped: 0 }));
+    }
+    if (r.sent < max) {
+      r.sent++;
+      return false;
+    }
+    r.dropped++;
+    return true;
+  }
+
   /** Records a delivery attempt on the subscription (§5.2.14 timesSent, timesFailed, last*, status). */
   onResult(r: DeliveryResult): void {
     const cs = this.deps.service.index.get(r.job.tenant, r.job.subscriptionId);
     if (!cs) return;
-    const s = cs.record.stats;
-    s.lastNotification = r.at;
-    if (r.ok) {
-      s.timesSent++;
-      s.lastSuccess = r.at;
-    } else {
-      s.timesFailed++;
-      s.lastFailure = r.at;
+    this.deps.service.countDelivery(cs.record, r.ok, r.at);
+    if (!r.ok) {
       this.deps.log("warn", "notification failed", {
         subscription: r.job.subscriptionId,
         uri: r.job.uri,
@@ -197,6 +222,7 @@ export class SubscriptionNotifier {
   /** (Re)starts the timer of a periodic subscription (§5.8.7 timeInterval). */
   private schedulePeriodic(tenant: string, id: string, cs: CompiledSubscription | undefined): void {
     const key = `${tenant}\u0000${id}`;
+    if (!cs) this.rate.delete(key);
     clearInterval(this.timers.get(key));
     this.timers.delete(key);
     const every = cs?.record.sub.timeInterval;
@@ -214,6 +240,7 @@ export class SubscriptionNotifier {
       const shown = (e: Entity) => (cs.notifyCtx ? this.deps.recompact(e, cs.ctx, cs.notifyCtx) : e);
       const data = entities.map((e) => renderEntity(shown(e), cs.render));
       const text = notificationData(cs.record, data);
+      if (this.overRate(cs, Date.now())) return;
       await this.queue.enqueue([notificationJob(cs.record, text, new Date().toISOString())]);
     } catch (e) {
       this.deps.log("error", "periodic notification failed", {

@@ -43,6 +43,24 @@ export const CSOURCE_SUBSCRIPTIONS: SubscriptionGraphs = {
 /** What is kept per subscription: the record without its tenant (the dataset says that). */
 type StoredState = Omit<SubscriptionRecord, "tenant">;
 
+/** The stored state, checked for the members every reader relies on. */
+function storedState(v: unknown): StoredState {
+  const s = v as Partial<StoredState> | null;
+  if (
+    typeof s !== "object" ||
+    s === null ||
+    typeof s.sub !== "object" ||
+    s.sub === null ||
+    typeof s.sub.id !== "string" ||
+    typeof s.sub.createdAt !== "string" ||
+    typeof s.stats !== "object" ||
+    s.stats === null
+  ) {
+    throw new Error("not a subscription record");
+  }
+  return s as StoredState;
+}
+
 /**
  * Keeps subscriptions in the graph store: one named graph per subscription under `urn:citygraph:internal:subscription:`, holding one
  * triple whose object is the subscription's state as an rdf:JSON literal. The graphs are journaled and
@@ -80,8 +98,13 @@ export class SubscriptionRepository {
     });
   }
 
-  /** Every stored subscription of every tenant (start-up). */
-  async loadAll(): Promise<SubscriptionRecord[]> {
+  /**
+   * Every stored subscription of every tenant (start-up). A record that does not read as a subscription
+   * (damaged, or written by an older build) is passed to `skipped` and left out: it never stops a start.
+   */
+  async loadAll(
+    skipped: (graph: string, error: string) => void = () => undefined,
+  ): Promise<SubscriptionRecord[]> {
     const out: SubscriptionRecord[] = [];
     for (const tenant of await this.store.tenants()) {
       const rows = await this.store.select(
@@ -89,9 +112,13 @@ export class SubscriptionRepository {
         `SELECT ?g ?s WHERE { GRAPH ?g { ?g <${this.graphs.state}> ?s } }`,
       );
       for (const r of rows) {
-        const [t] = parseNTriples(`${r.g} <${this.graphs.state}> ${r.s} .\n`);
-        const state = JSON.parse(t.object.value) as StoredState;
-        out.push({ tenant, ...state });
+        try {
+          const [t] = parseNTriples(`${r.g} <${this.graphs.state}> ${r.s} .\n`);
+          if (!t.subject.value.startsWith(this.graphs.prefix)) throw new Error("not a subscription graph");
+          out.push({ tenant, ...storedState(JSON.parse(t.object.value)) });
+        } catch (e) {
+          skipped(r.g, (e as Error).message);
+        }
       }
     }
     out.sort((a, b) => a.sub.createdAt.localeCompare(b.sub.createdAt));

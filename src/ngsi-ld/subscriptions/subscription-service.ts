@@ -3,10 +3,12 @@ import { AppError, notFound } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { nowIso } from "../model/datetime";
 import { isAbsoluteUri } from "../model/uri";
+import { checkIdLength } from "../model/limits";
 import { badRequest } from "../../errors";
 import { compileSubscription, type CompiledSubscription } from "./compile-subscription";
 import { parseSubscription, patchSubscription } from "./parse-subscription";
 import type { SubscriptionRecord } from "./subscription";
+import { countDelivery, type DeliveryLine, type DeliveryLog } from "./delivery-log";
 import type { SubscriptionIndex } from "./subscription-index";
 import type { SubscriptionRepository } from "./subscription-repository";
 
@@ -32,11 +34,36 @@ export class SubscriptionService {
     readonly index: SubscriptionIndex,
     private readonly compile: ContextCompiler,
     private readonly log: (msg: string, fields?: object) => void = () => undefined,
+    /** Why an endpoint URI may not be notified (the outbound policy), or undefined. */
+    private readonly endpointRefusal: (uri: string) => string | undefined = () => undefined,
+    /** Where delivery attempts are logged as they end, so that their counts survive a kill. */
+    private readonly deliveries?: DeliveryLog,
   ) {}
+
+  /** Counts a delivery attempt of a subscription, logged first (delivery-log.ts). */
+  countDelivery(record: SubscriptionRecord, ok: boolean, at: string): void {
+    this.deliveries?.append(record.tenant, record.sub.id, ok, at);
+    countDelivery(record.stats, ok, at);
+  }
+
+  /** 400 if the outbound policy refuses the endpoint (the broker itself, link-local, denied). */
+  private checkEndpoint(record: SubscriptionRecord): void {
+    const uri = record.sub.notification.endpoint.uri;
+    const why = this.endpointRefusal(uri);
+    if (why) {
+      throw badRequest(`notification.endpoint.uri ${uri} is not allowed: ${why}`, {
+        member: "notification.endpoint.uri",
+      });
+    }
+  }
 
   /** Loads the stored subscriptions (start-up); one that no longer compiles is logged and skipped. */
   async load(): Promise<number> {
-    for (const record of await this.repo.loadAll()) {
+    const skipped = (graph: string, error: string) =>
+      this.log("stored subscription skipped", { graph, error });
+    const records = await this.repo.loadAll(skipped);
+    if (this.deliveries) addLoggedDeliveries(records, this.deliveries.read());
+    for (const record of records) {
       try {
         this.put(await this.compiled(record, await this.compile(record.context)));
       } catch (e) {
@@ -64,6 +91,7 @@ export class SubscriptionService {
     if (given !== undefined && !isAbsoluteUri(given)) {
       throw badRequest(`Subscription id ${JSON.stringify(given)} is not a URI`, { member: "id" });
     }
+    if (given !== undefined) checkIdLength(given as string, "Subscription id");
     const id = (given as string | undefined) ?? `urn:ngsi-ld:Subscription:${randomUUID()}`;
     const key = `${tenant}\u0000${id}`;
     if (this.index.get(tenant, id) || this.reserved.has(key)) {
@@ -75,6 +103,7 @@ export class SubscriptionService {
       context,
       stats: { timesSent: 0, timesFailed: 0 },
     };
+    this.checkEndpoint(record);
     const cs = await this.compiled(record, ctx);
     this.reserved.add(key);
     try {
@@ -118,7 +147,9 @@ export class SubscriptionService {
       context: useNew ? context : current.context,
       stats: current.stats,
     };
+    this.checkEndpoint(record);
     const cs = await this.compiled(record, useNew ? ctx : await this.compile(current.context));
+    if (this.deliveries) record.stats.logGen = this.deliveries.rotate();
     await this.repo.save(tenant, [record]);
     this.dirty.delete(current);
     this.put(cs);
@@ -155,15 +186,33 @@ export class SubscriptionService {
       byTenant.set(r.tenant, list);
     }
     this.dirty.clear();
+    const gen = this.deliveries?.rotate();
+    let saved = true;
     for (const [tenant, records] of byTenant) {
-      await this.repo
-        .save(tenant, records)
-        .catch((e: Error) => this.log("subscription status not saved", { error: e.message }));
+      if (gen !== undefined) for (const r of records) r.stats.logGen = gen;
+      await this.repo.save(tenant, records).catch((e: Error) => {
+        saved = false;
+        this.log("subscription status not saved", { error: e.message });
+      });
     }
+    // the older delivery files are counted in the graph now (or belong to no live subscription)
+    if (gen !== undefined && saved) this.deliveries?.drop(gen);
   }
 
   private put(cs: CompiledSubscription): void {
     this.index.put(cs);
     for (const l of this.listeners) l(cs.record.tenant, cs.record.sub.id, cs);
+  }
+}
+
+/** Adds to loaded statuses the logged deliveries they do not count yet (files after their `logGen`). */
+function addLoggedDeliveries(
+  records: SubscriptionRecord[],
+  lines: { gen: number; line: DeliveryLine }[],
+): void {
+  const byKey = new Map(records.map((r) => [`${r.tenant}\u0000${r.sub.id}`, r]));
+  for (const { gen, line } of lines) {
+    const r = byKey.get(`${line[0]}\u0000${line[1]}`);
+    if (r && gen > (r.stats.logGen ?? 0)) countDelivery(r.stats, line[2] === 1, line[3]);
   }
 }

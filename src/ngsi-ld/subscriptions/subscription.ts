@@ -98,6 +98,8 @@ export interface NotificationStats {
   lastNotification?: string;
   lastSuccess?: string;
   lastFailure?: string;
+  /** The delivery log's files up to this generation are counted here (delivery-log.ts); internal. */
+  logGen?: number;
 }
 
 /** One stored subscription: the data, the @context its names are in, its tenant and delivery status. */

@@ -13,14 +13,22 @@ export interface JournalScan {
   droppedBytes: number;
   /** Why the tail was cut, if it was. */
   droppedReason?: string;
+  /**
+   * Damage that was followed by more data (a flipped byte mid-segment, garbage after the zeros ahead, a
+   * damaged earlier segment): the journal was recovered to the last record before it, and what followed
+   * was moved aside into these files (`<segment>.damaged-<time>`) for `citygraph repair` or a person.
+   */
+  setAside?: { files: string[]; bytes: number; reason: string; afterSeq: number };
 }
 
 /**
  * Reads every journal segment in `dir` and hands each record with seq > `afterSeq` to `apply`, in order
  * (docs/design.md "Durability is ours to build": start-up = snapshot + replay). A torn last record of the
  * LAST segment (a crash mid-write: truncated, or a bad checksum with nothing valid after it) is cut off
- * and reported, never fatal: its commit was never acknowledged. Damage followed by more data, or damage
- * in any earlier segment, would lose acknowledged commits: that is an error with a clear message.
+ * and reported: its commit was never acknowledged. Damage followed by more data, or damage in an earlier
+ * segment, never stops a start either: the journal is recovered to the last record before the damage (a
+ * consistent prefix of the acknowledged commits), and everything after it is moved aside, whole, into
+ * `.damaged-<time>` files and reported ({@link JournalScan.setAside}) for `citygraph repair`.
  * Segments are read a window at a time and their records applied as they are decoded, so memory holds
  * neither a whole segment nor its decoded records. Records before damage are applied before the damage
  * is found: refused damage throws, which fails start-up anyway. Zeros after the last record of a segment
@@ -39,6 +47,7 @@ export function replayJournal(
   let lastSeq = afterSeq;
   const scan: JournalScan = { tailStart: segments.at(-1)?.startSeq, tailBytes: 0, droppedBytes: 0 };
   segments.forEach((seg, i) => {
+    if (scan.setAside) return; // recovered before this segment: it was set aside, not replayed
     // each record is applied as it is decoded (no list of the segment's records held meanwhile)
     const end = forEachRecordInFile<JournalRecord>(seg.file, (r) => {
       if (r.seq <= lastSeq) return;
@@ -52,12 +61,20 @@ export function replayJournal(
     const d = end.damage;
     if (d) {
       const last = i === segments.length - 1;
-      if (!last || (!d.torn && !readOnly)) {
-        throw new Error(
-          `journal corrupt: ${seg.file} has a ${d.reason} at byte ${d.offset} of ${end.fileBytes}` +
-            (last ? " followed by more data" : " and later segments exist") +
-            "; acknowledged commits would be lost, refusing to start (restore the file or cut it at that offset by hand)",
+      if (!last || !d.torn) {
+        if (readOnly) {
+          if (last) return; // the writer may be appending that record
+          throw new Error(`journal corrupt: ${seg.file} has a ${d.reason} at byte ${d.offset}`);
+        }
+        scan.tailStart = seg.startSeq;
+        scan.setAside = setAside(
+          seg.file,
+          end.validBytes,
+          segments.slice(i + 1).map((x) => x.file),
         );
+        scan.setAside.reason = `${d.reason} at byte ${d.offset} of ${seg.file}`;
+        scan.setAside.afterSeq = lastSeq;
+        return;
       }
       scan.droppedBytes = end.fileBytes - end.validBytes;
       scan.droppedReason = d.reason;
@@ -65,4 +82,42 @@ export function replayJournal(
     }
   });
   return scan;
+}
+
+/**
+ * Moves the bytes of `file` from `from` on, and the whole of each of `later`, into `.damaged-<time>` files
+ * beside them (fsynced before `file` is cut), so nothing is destroyed by a recovery.
+ */
+function setAside(file: string, from: number, later: string[]): NonNullable<JournalScan["setAside"]> {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const files: string[] = [];
+  let bytes = 0;
+  const size = fs.statSync(file).size;
+  if (size > from) {
+    const tail = Buffer.alloc(size - from);
+    const fd = fs.openSync(file, "r");
+    try {
+      fs.readSync(fd, tail, 0, tail.length, from);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const out = `${file}.damaged-${stamp}`;
+    const wfd = fs.openSync(out, "w");
+    try {
+      fs.writeSync(wfd, tail);
+      fs.fsyncSync(wfd);
+    } finally {
+      fs.closeSync(wfd);
+    }
+    files.push(out);
+    bytes += tail.length;
+  }
+  for (const f of later) {
+    const out = `${f}.damaged-${stamp}`;
+    bytes += fs.statSync(f).size;
+    fs.renameSync(f, out);
+    files.push(out);
+  }
+  fs.truncateSync(file, from);
+  return { files, bytes, reason: "", afterSeq: 0 };
 }

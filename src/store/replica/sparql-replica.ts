@@ -90,6 +90,11 @@ export class SparqlReplica {
     });
   }
 
+  /** Queries running or waiting here. */
+  pending(): number {
+    return this.queue.length + (this.inFlight ? 1 : 0);
+  }
+
   /** Stops the worker and refuses what waits. */
   async close(): Promise<void> {
     this.closed = true;

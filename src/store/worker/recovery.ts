@@ -83,6 +83,15 @@ export function recover(dir: string, datasets: RecoveryTarget, log: Log, readOnl
       reason: scan.droppedReason,
     });
   }
+  if (scan.setAside) {
+    log("error", "store journal: damage recovered; acknowledged commits after it were set aside", {
+      reason: scan.setAside.reason,
+      recoveredToSeq: scan.setAside.afterSeq,
+      setAsideBytes: scan.setAside.bytes,
+      files: scan.setAside.files,
+      repair: "citygraph repair <DATA_DIR> tells what they hold",
+    });
+  }
   log("info", "store journal replayed", { records: replayed, quads: datasets.quads, ms: Date.now() - t1 });
   return { lastSeq, replayed, tailStart: scan.tailStart, tailBytes: scan.tailBytes };
 }

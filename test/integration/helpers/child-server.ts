@@ -35,6 +35,8 @@ export async function startServer(
       FEED: "off",
       LOG_LEVEL: "warn",
       AUTH: "off",
+      // tests' receivers listen on 127.0.0.1
+      OUTBOUND_ALLOW_LOOPBACK: "on",
       ...env,
     },
     stdio: ["ignore", "ignore", "pipe"],

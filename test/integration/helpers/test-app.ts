@@ -23,6 +23,8 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     FEED: "off",
     LOG_LEVEL: "error",
     AUTH: "off",
+    // tests' receivers and context servers listen on 127.0.0.1
+    OUTBOUND_ALLOW_LOOPBACK: "on",
     ...env,
   });
   const app = await startApp(config, createLogger(config.logLevel));

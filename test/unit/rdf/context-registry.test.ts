@@ -75,8 +75,9 @@ describe("rdf/context-registry (ETSI GS CIM 009 §5.13)", () => {
   it("lists URLs or details, filtered by kind; Cached entries appear when used", async () => {
     const { registry, service } = await build();
     const { localId } = await registry.addHosted("", { "@context": [REMOTE] });
-    await service.compiled(`${ORIGIN}/ngsi-ld/v1/jsonldContexts/${localId}`);
+    await service.compiled(`${ORIGIN}/ngsi-ld/v1/jsonldContexts/${localId}`, "");
     const urls = registry.list("", { details: false, origin: ORIGIN }) as string[];
+    expect(registry.list("other", { details: false, origin: ORIGIN })).to.not.include(REMOTE);
     expect(urls).to.have.members([
       `${ORIGIN}/ngsi-ld/v1/jsonldContexts/${localId}`,
       REMOTE,
@@ -134,7 +135,7 @@ describe("rdf/context-registry (ETSI GS CIM 009 §5.13)", () => {
 
   it("deletes, reloads Cached ones, refuses reload of others and deletion of the core", async () => {
     const { registry, service } = await build();
-    await service.compiled(REMOTE);
+    await service.compiled(REMOTE, "");
     const { localId } = await registry.addHosted("", { "@context": { H: "urn:h" } });
     expect((await error(registry.remove("", localId, { reload: true }))).kind).to.equal("BadRequestData");
     expect((await error(registry.remove("", "wrong_id", { reload: true }))).kind).to.equal("BadRequestData");

@@ -1,3 +1,4 @@
+import type { UserPattern } from "../user-pattern";
 import type { Expr } from "../expression";
 
 /** The comparison operators of the query language (ETSI GS CIM 009 v1.8 §4.9, ABNF `Operator`). */
@@ -21,7 +22,7 @@ export type QOperand =
   | { kind: "value"; value: QScalar }
   | { kind: "list"; values: QScalar[] }
   | { kind: "range"; low: QScalar; high: QScalar }
-  | { kind: "pattern"; regex: RegExp };
+  | { kind: "pattern"; regex: UserPattern };
 
 /**
  * The target of a query term (§4.9 `attrPathName`, `compoundAttrName`): an attribute, then dotted

@@ -1,3 +1,4 @@
+import { compileUserPattern } from "../user-pattern";
 import { isDateTime } from "../../model/datetime";
 import { isAbsoluteUri } from "../../model/uri";
 import { LeafResult, parseExpression, syntaxError } from "../expression";
@@ -90,13 +91,8 @@ function parsePattern(src: string, pos: number): { operand: QOperand; end: numbe
   }
   if (text === "") throw syntaxError(P, src, pos, "expected a regular expression");
   if (text.length > MAX_PATTERN) throw syntaxError(P, src, pos, `pattern longer than ${MAX_PATTERN}`);
-  let flags = "";
-  if (text.startsWith("(?i)")) {
-    flags = "i";
-    text = text.slice(4);
-  }
   try {
-    return { operand: { kind: "pattern", regex: new RegExp(text, flags) }, end };
+    return { operand: { kind: "pattern", regex: compileUserPattern(text, P) }, end };
   } catch (e) {
     throw syntaxError(P, src, pos, `invalid regular expression (${(e as Error).message})`);
   }

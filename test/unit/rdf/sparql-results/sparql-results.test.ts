@@ -37,6 +37,17 @@ describe("rdf/sparql-results (SPARQL 1.1 Protocol and result formats)", () => {
     expect(queryFormOf("PREFIX a: <urn:x#> INSERT DATA {}")).to.equal("UPDATE");
     expect(queryFormOf("  drop all")).to.equal("UPDATE");
     expect(queryFormOf("FOO")).to.equal("UNKNOWN");
+    expect(queryFormOf("PREFIX : <urn:x#>\r\n\tPREFIX b:<urn:y>select ?s {}")).to.equal("SELECT");
+    expect(queryFormOf("# only a comment")).to.equal("UNKNOWN");
+    expect(queryFormOf("PREFIX a: <urn:x")).to.equal("UNKNOWN");
+  });
+
+  it("tells the form of adversarial texts in linear time (runs of spaces, comments, prefixes)", () => {
+    const t = performance.now();
+    expect(queryFormOf(`${" ".repeat(200_000)}{`)).to.equal("UNKNOWN");
+    expect(queryFormOf(`${"PREFIX a: <x> ".repeat(20_000)}{`)).to.equal("UNKNOWN");
+    expect(queryFormOf(`${"#\n".repeat(100_000)}ASK {}`)).to.equal("ASK");
+    expect(performance.now() - t).to.be.below(1000);
   });
 
   it("reads the projected variables, with AS and nested expressions, and * as unknown", () => {

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { expect } from "chai";
 import type { GraphWrite } from "../../../../src/store/graph-store";
 import { LogLine, normalized, entityTriples, open, removeDir, segments, tempDir } from "../helpers";
@@ -70,17 +71,28 @@ describe("store/journal: restart and damaged tails", () => {
     await expectEntities(dir, 4);
   });
 
-  it("refuses to start, with a clear message, on damage in the middle of the journal", async () => {
+  it("starts on damage in the middle of the journal: recovers to the records before it, sets the rest aside", async () => {
     await fill(dir, 5);
     const [seg] = segments(dir);
     const buf = fs.readFileSync(seg);
-    buf[12] ^= 0x20; // inside the first record's payload
+    const second = buf.readUInt32LE(0) + 8; // the second record starts after the first (length + checksum header)
+    buf[second + 12] ^= 0x20; // inside the second record's payload
     fs.writeFileSync(seg, buf);
-    const err = await open(dir).catch((e: unknown) => e);
-    expect(err).to.be.instanceOf(Error);
-    expect((err as Error).message).to.match(
-      /journal corrupt: .*checksum mismatch at byte 0 .*followed by more data/,
-    );
-    expect(fs.statSync(seg).size).to.equal(buf.length); // nothing was cut
+    const logs: LogLine[] = [];
+    await expectEntities(dir, 1, logs);
+    const line = logs.find((l) => l.level === "error" && /set aside/.test(l.msg));
+    expect(line, JSON.stringify(logs)).to.not.equal(undefined);
+    expect(line?.fields).to.include({ recoveredToSeq: 1 });
+    const aside = fs.readdirSync(path.dirname(seg)).filter((f) => f.includes(".damaged-"));
+    expect(aside).to.have.length(1);
+    expect(fs.statSync(path.join(path.dirname(seg), aside[0])).size).to.equal(buf.length - second);
+  });
+
+  it("starts after garbage behind the zeros written ahead, and sets later segments aside after damage", async () => {
+    await fill(dir, 3);
+    const [seg] = segments(dir);
+    fs.appendFileSync(seg, Buffer.alloc(64));
+    fs.appendFileSync(seg, Buffer.from("garbage after the zeros"));
+    await expectEntities(dir, 3);
   });
 });

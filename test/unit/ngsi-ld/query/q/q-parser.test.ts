@@ -70,7 +70,8 @@ describe("q parser (ETSI GS CIM 009 v1.8 §4.9)", () => {
     });
     const p = leaf("name~=(?i)tow(er)?");
     expect(p.op).to.equal("~=");
-    expect(p.operand?.kind === "pattern" && p.operand.regex.flags).to.equal("i");
+    expect(p.operand?.kind === "pattern" && p.operand.regex.test("a TOWER")).to.equal(true);
+    expect(p.operand?.kind === "pattern" && p.operand.regex.test("a TOLL")).to.equal(false);
     expect(leaf("speed.observedAt>2020-01-01T00:00:00Z").path).to.deep.equal({
       names: ["speed", "observedAt"],
       keys: [],
@@ -93,6 +94,8 @@ describe("q parser (ETSI GS CIM 009 v1.8 §4.9)", () => {
     ["speed>true", 6, /> needs a number/],
     ["a[b==1", 1, /unclosed '\['/],
     ["name~=(", 6, /invalid regular expression/],
+    ["name~=a{99999999}", 6, /invalid regular expression/],
+    ["name~=x(?=y)", 6, /invalid regular expression/],
     ["a..b==1", 1, /expected an operator/],
   ];
   for (const [q, pos, msg] of bad) {

@@ -1,0 +1,75 @@
+import { badRequest } from "../../errors";
+
+/** Limits of a SPARQL query text, checked before it reaches the parser (docs/configuration.md "Limits"). */
+export interface SparqlTextLimits {
+  /** Characters of the query text (SPARQL_MAX_QUERY_LENGTH). */
+  maxLength: number;
+  /** Depth of nested `{}`, `()` and `[]` outside strings, IRIs and comments. */
+  maxNesting: number;
+  /** `&&` and `||` operators: Oxigraph's parser takes quadratic time in a chain of them and fails near 3,000. */
+  maxLogical: number;
+}
+
+/** Default length of a query text, characters (SPARQL_MAX_QUERY_LENGTH). */
+export const DEFAULT_SPARQL_LENGTH = 200_000;
+/** Default depth of nesting: measured, Oxigraph's wasm build fails on 5,000 nested groups. */
+export const DEFAULT_SPARQL_NESTING = 64;
+/** Default count of logical operators (300 take ~0.7 s to parse, 3,000 crash the parser). */
+export const DEFAULT_SPARQL_LOGICAL = 256;
+
+/**
+ * Throws 400 if a SPARQL text is longer, deeper or holds more logical operators than `limits`: such texts
+ * made the replica's parser run out of memory ("memory access out of bounds") and reload. One pass, no
+ * recursion; strings, IRIs and comments are skipped so that their characters never count.
+ */
+export function checkSparqlText(text: string, limits: SparqlTextLimits): void {
+  const refuse = (why: string) => badRequest(`The SPARQL query is refused: ${why}`, { parameter: "query" });
+  if (text.length > limits.maxLength) throw refuse(`it is longer than ${limits.maxLength} characters`);
+  let depth = 0;
+  let logical = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text[i];
+    if (c === "#") {
+      const eol = text.indexOf("\n", i);
+      i = eol < 0 ? n : eol;
+    } else if (c === '"' || c === "'") {
+      i = stringEnd(text, i) - 1;
+    } else if (c === "<" && iriEnd(text, i) > 0) {
+      i = iriEnd(text, i) - 1;
+    } else if (c === "{" || c === "(" || c === "[") {
+      if (++depth > limits.maxNesting) throw refuse(`it nests groups deeper than ${limits.maxNesting}`);
+    } else if (c === "}" || c === ")" || c === "]") {
+      depth--;
+    } else if ((c === "&" || c === "|") && text[i + 1] === c) {
+      if (++logical > limits.maxLogical)
+        throw refuse(`it has more than ${limits.maxLogical} && and || operators`);
+      i++;
+    }
+  }
+}
+
+/** Index past the IRI reference starting at `i` (`<...>` without spaces), or 0 when it is no IRI (`<` as less-than). */
+function iriEnd(s: string, i: number): number {
+  for (let j = i + 1; j < s.length && j < i + 4096; j++) {
+    const c = s[j];
+    if (c === ">") return j + 1;
+    if (c === " " || c === "\n" || c === "\t" || c === "<" || c === '"' || c === "{" || c === "}") return 0;
+  }
+  return 0;
+}
+
+/** Index just past the string literal starting at `i` (short or long form, with escapes). */
+function stringEnd(s: string, i: number): number {
+  const q = s[i];
+  const long = s.startsWith(q.repeat(3), i);
+  const close = long ? q.repeat(3) : q;
+  let j = i + close.length;
+  while (j < s.length) {
+    if (s[j] === "\\") j += 2;
+    else if (s.startsWith(close, j)) return j + close.length;
+    else if (!long && s[j] === "\n") return j;
+    else j++;
+  }
+  return j;
+}

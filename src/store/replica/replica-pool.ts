@@ -1,0 +1,32 @@
+import type { ReplicaAnswer, ReplicaQuery } from "./replica-protocol";
+import type { SparqlReplica } from "./sparql-replica";
+
+/**
+ * Several SPARQL read replicas behind one `query` (SPARQL_REPLICAS): a query goes to the first replica with
+ * nothing running or waiting, else to the one with the least, so a short query is served by another
+ * replica while a long one runs instead of waiting behind it. Each replica loads on its first query, so
+ * the second copy of the graph is paid only once queries overlap.
+ */
+export class SparqlReplicaPool {
+  constructor(private readonly replicas: SparqlReplica[]) {
+    if (replicas.length === 0) throw new Error("a replica pool needs a replica");
+  }
+
+  /** Runs `q` on the least busy replica, the first ones preferred. */
+  query(q: ReplicaQuery): Promise<ReplicaAnswer> {
+    let best = this.replicas[0];
+    for (const r of this.replicas) {
+      if (r.pending() === 0) {
+        best = r;
+        break;
+      }
+      if (r.pending() < best.pending()) best = r;
+    }
+    return best.query(q);
+  }
+
+  /** Stops every replica. */
+  async close(): Promise<void> {
+    await Promise.all(this.replicas.map((r) => r.close()));
+  }
+}
