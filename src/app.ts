@@ -46,6 +46,7 @@ import { registerTemporalQueryRoutes } from "./api/ngsi-ld/temporal-query-routes
 import { TemporalService } from "./ngsi-ld/temporal/temporal-service";
 import { registerSubscriptionRoutes } from "./api/ngsi-ld/subscription-routes";
 import { registerNotificationRoutes } from "./api/http/notification-routes";
+import { registerDashboardRoutes } from "./api/dashboard/dashboard-routes";
 import { SubscriptionIndex } from "./ngsi-ld/subscriptions/subscription-index";
 import { SubscriptionRepository } from "./ngsi-ld/subscriptions/subscription-repository";
 import { SubscriptionService } from "./ngsi-ld/subscriptions/subscription-service";
@@ -228,6 +229,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   registerTemporalQueryRoutes(ngsi, temporal.index, config.temporalPageInstances, config.maxLimit);
   registerSubscriptionRoutes(ngsi, subscriptions, compile, config.maxLimit);
   registerNotificationRoutes(root, queue);
+  // no face asks for a token yet: the page opens without its login view
+  registerDashboardRoutes(root, { ...config.dashboard, authRequired: false });
   for (const r of [root, ngsi]) {
     app.use(r.routes());
     app.use(

@@ -122,6 +122,21 @@ export interface Config {
   temporalSealMaxDeferMs: number;
   /** Notification delivery (issue 4); see {@link NotifyConfig}. */
   notify: NotifyConfig;
+  /** The operations dashboard served at `/`; see {@link DashboardConfig}. */
+  dashboard: DashboardConfig;
+}
+
+/** The operations dashboard (web/, served at `/`). */
+export interface DashboardConfig {
+  /**
+   * Tile URL template of the map's background (`https://tile.openstreetmap.org/{z}/{x}/{y}.png`). Env
+   * `MAP_TILES_URL`; unset = a plain background with the district polygons (works with no internet).
+   */
+  tilesUrl?: string;
+  /** Attribution shown for those tiles. Env `MAP_TILES_ATTRIBUTION`, default © OpenStreetMap contributors. */
+  tilesAttribution: string;
+  /** Folder of the built dashboard. Env `DASHBOARD_DIR`; unset = dist/web of this checkout. */
+  dir?: string;
 }
 
 /** How notifications are delivered (issue 4 item 3). */
@@ -257,7 +272,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 0, 0, 3_600_000),
     temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
+    dashboard: {
+      tilesUrl: tilesUrlVar(env),
+      tilesAttribution: env.MAP_TILES_ATTRIBUTION?.trim() || "© OpenStreetMap contributors",
+      dir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR) : undefined,
+    },
   };
+}
+
+/** `MAP_TILES_URL`: an http(s) Leaflet template naming {z}, {x} and {y}. */
+function tilesUrlVar(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = urlVar(env, "MAP_TILES_URL", ["http:", "https:"]);
+  if (raw && !["{z}", "{x}", "{y}"].every((p) => raw.includes(p))) {
+    throw new ConfigError(`MAP_TILES_URL must contain {z}, {x} and {y}, got "${raw}"`);
+  }
+  return raw;
 }
 
 function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
