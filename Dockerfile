@@ -3,11 +3,9 @@ FROM node:20-bookworm-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY package.json package-lock.json ./
-COPY native ./native
-RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+# npm ci builds the project too (the prepare script)
+RUN npm ci --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -5,7 +5,7 @@ import { entityToTriples, triplesToEntity, type NgsiEntity } from "../src/ngsi-l
 import { compileContext } from "../src/rdf/compile-context";
 
 /**
- * Codec benchmark (issue 2 item 5): µs per entity to expand (entity -> N-Triples) and compact
+ * Codec benchmark: µs per entity to expand (entity -> N-Triples) and compact
  * (N-Triples -> entity) a 10-attribute entity, fast path vs jsonld.js (expand / toRDF / compact).
  * Run: `node dist/bench/codec.js`. `benchCodec()` returns the figures for the main bench.
  */

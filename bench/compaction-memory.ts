@@ -7,7 +7,7 @@ import { COMPACTION_LIMITS, mergeInWorker } from "../src/store/snapshot/compacto
 import { snapshotFileName, writeManifest } from "../src/store/snapshot/snapshot-files";
 
 /*
- * Memory of one compaction (docs/performance.md "Session 5: compaction worker memory"): builds a data
+ * Memory of one compaction (docs/decisions/0002-memory-at-scale.md): builds a data
  * folder shaped like the 100k bench fill's (a snapshot of BENCH_COMPACT_ENTITIES graphs of ~9 KB
  * N-Triples each, a journal segment of BENCH_COMPACT_JOURNAL_MB rewriting some of them in records of 50
  * writes), then runs the compaction worker on it and samples the process RSS every 10 ms.

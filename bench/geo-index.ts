@@ -5,7 +5,7 @@ import { GeoIndex, type GeoQuery } from "../src/ngsi-ld/query/geo";
 import { compileContext } from "../src/rdf/compile-context";
 
 /**
- * Geo index benchmark (issue 3 item 4; ETSI GS CIM 009 v1.8 §4.10): `n` entities with a Point
+ * Geo index benchmark (ETSI GS CIM 009 v1.8 §4.10): `n` entities with a Point
  * `location` spread over the HCMC box (10.35 to 11.16 N, 106.36 to 107.03 E), fed to the index through
  * the change-feed path (codec triples -> attributeFacts -> R-tree insert), then `near;maxDistance==500`
  * around random points: µs per query for `candidates` (bbox only) and `matches` (bbox + turf distance).

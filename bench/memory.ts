@@ -13,7 +13,7 @@ import { EntityIndex } from "../src/store/indexes/entity-index";
 import { GraphCache } from "../src/store/indexes/graph-cache";
 
 /**
- * Where the main thread's memory goes with a filled DATA_DIR (issue 2 "RSS with 100k entities", bytes
+ * Where the main thread's memory goes with a filled DATA_DIR (RSS with 100k entities, bytes
  * per entity): each structure the service derives from the store is built on its own, as app.ts builds
  * it, and the live heap (after a forced GC) is read before and after; the time of each build is the
  * start-up phase it stands for. The store itself lives in its worker (its WASM memory is reported from

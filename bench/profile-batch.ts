@@ -15,7 +15,7 @@ import { readSettings } from "./lib/settings";
  * on another shows as idle; threads that ended during the run (compaction workers) show as one row. With `BENCH_PROFILE_CPU=1` the service runs under `node --cpu-prof` and the
  * top self-time functions of each thread follow (as bench/profile-post.ts).
  *
- * Run: `npm run build && node dist/bench/profile-batch.js` (docs/performance.md "Session 4").
+ * Run: `npm run build && node dist/bench/profile-batch.js` (docs/decisions/0002-memory-at-scale.md).
  */
 
 const HZ = 100;

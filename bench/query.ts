@@ -12,7 +12,7 @@ import type { Settings } from "./lib/settings";
 import { rmSync } from "node:fs";
 
 /**
- * The query scenarios of issue 3 ("Done when") on a store of `s.entities` query entities
+ * The entity-query scenarios on a store of `s.entities` query entities
  * (bench/lib/query-entities.ts): type + q with limit 20, count=true on a type holding half the store,
  * and `near;maxDistance==500` around random points of the HCMC box. Returns the table rows and the
  * raw figures for the JSON.

@@ -10,7 +10,7 @@ import { preGrowWasmMemory, recover } from "../src/store/worker/recovery";
 import { TenantDatasets } from "../src/store/worker/tenant-datasets";
 
 /**
- * Start-up replay alone (issue 2, docs/performance.md "Session 5: journal replay against snapshot load").
+ * Start-up replay alone (docs/decisions/0007-lenient-trusted-loads.md).
  * `node dist/bench/replay.js build <batches> [<batches of replaces>]` starts the service with compaction
  * off, upserts that many batches of BENCH_BATCH_SIZE new bench entities (then replaces the first ones
  * again), stops it and prints the DATA_DIR: a journal without a snapshot. `node dist/bench/replay.js time

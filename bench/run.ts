@@ -13,7 +13,7 @@ import { settle } from "./lib/settle";
 import { benchQueries } from "./query";
 
 /**
- * `npm run bench`: the performance figures of issue 2 ("Done when"), measured in one run on this
+ * `npm run bench`: the broker's performance figures, measured in one run on this
  * machine over loopback with durability on. See docs/performance.md for what each scenario does.
  */
 
@@ -30,8 +30,8 @@ async function main(): Promise<void> {
   say(`citygraph bench: ${JSON.stringify(machine)}\nsettings: ${JSON.stringify(s)}`);
   const rows: Row[] = [];
   const run: Record<string, unknown> = { started, machine, settings: s, durability: "on (service default)" };
-  if (s.only !== "query") await issue2(s, rows, run);
-  if (s.only !== "issue2") {
+  if (s.only !== "query") await brokerScenarios(s, rows, run);
+  if (s.only !== "broker") {
     const q = await benchQueries(s);
     run.queries = q.run;
     rows.push(...q.rows);
@@ -58,8 +58,8 @@ function cpuPerItem(scenario: string, figure: string, cpu: CpuUse, perSec: numbe
   );
 }
 
-/** The scenarios of issue 2: codec, bare Koa, POST, GET by id, batch fill, RSS, restart, raw ingest. */
-async function issue2(s: Settings, rows: Row[], run: Record<string, unknown>): Promise<void> {
+/** The broker scenarios: codec, bare Koa, POST, GET by id, batch fill, RSS, restart, raw ingest. */
+async function brokerScenarios(s: Settings, rows: Row[], run: Record<string, unknown>): Promise<void> {
   say("\n[1/6] bare Koa ceiling: GET / -> 200 ok");
   const koa = await bareKoa(s);
   run.bareKoa = koa;

@@ -8,7 +8,7 @@ import { readSettings } from "./lib/settings";
 import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/vocabulary";
 
 /**
- * `npm run bench` part 2 (issue 6 "Done when"): the interface spec's SPARQL query forms (§4.10) over
+ * `npm run bench` part 2: the interface spec's SPARQL query forms (§4.10) over
  * the HCMC graph (seeded, plus feed ticks with accidents written through NGSI-LD) plus
  * BENCH_SPARQL_EXTRA (default 100,000) extra 10-attribute entities. Each query is sent
  * BENCH_SPARQL_SAMPLES times (default 200), one at a time, and its latency percentiles are reported

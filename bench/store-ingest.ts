@@ -14,7 +14,7 @@ export interface RawIngestOptions {
   /**
    * Hand Oxigraph UTF-8 bytes (default, `BENCH_RAW_TEXT=1` turns it off): each batch goes to the worker as
    * one transferred buffer, encoded before the clock starts, as the store worker now gets a commit's
-   * N-Triples (docs/performance.md "Session 6: the store worker's per-entity cost"); false posts strings.
+   * N-Triples (docs/decisions/0001-write-path.md); false posts strings.
    */
   bytes?: boolean;
 }

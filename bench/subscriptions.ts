@@ -7,7 +7,7 @@ import { freshDataDir, startServer } from "./lib/server";
 import { Webhook } from "./lib/webhook";
 
 /**
- * `npm run bench` part 4 (issue 4 "Done when"): notification delivery to a local webhook, once with the
+ * `npm run bench` part 4: notification delivery to a local webhook, once with the
  * in-process queue and once with REDIS_URL (BullMQ on Redis), the service as a child process.
  *
  * - **latency**: 100 subscriptions, each on one of 100 Cameras; PATCHes at an offered 1,000 writes/s

@@ -11,7 +11,7 @@ import { segmentTriples } from "../src/ngsi-ld/temporal/segment-graph";
 import { SEGMENT_MS } from "../src/ngsi-ld/temporal/segment-ledger";
 
 /**
- * `npm run bench` part 3 (issue 5 "Done when"): one day of the HCMC feed (701 cameras + 42 stations,
+ * `npm run bench` part 3: one day of the HCMC feed (701 cameras + 42 stations,
  * a tick every 5 minutes = 288 ticks) written through the broker's own /entityOperations/upsert, so the
  * history is appended by the normal write path and sealed into the graph (hourly segments), plus 7 days of
  * one camera's flow through POST /temporal/entities. Reports the service's RSS once the segments are sealed,
@@ -46,7 +46,7 @@ async function timed(url: string, samples: number, headers: Record<string, strin
 }
 
 /**
- * Bytes per instance of the in-memory history (issue 5 "measure bytes per instance"): 700 entities x 8
+ * Bytes per instance of the in-memory history: 700 entities x 8
  * attributes x 288 instances (1.6M) applied to a TemporalIndex in this process, heap + array buffers before
  * and after (global.gc when run with --expose-gc).
  */
@@ -103,7 +103,7 @@ function indexBytesPerInstance(): { rows: Row[]; index: TemporalIndex } {
 }
 
 /**
- * Bytes per instance of the graph copy (issue 5 "History in the graph"): the hourly segments of the same
+ * Bytes per instance of the graph copy: the hourly segments of the same
  * 1.6M instances loaded into a bare Oxigraph store in this process (RSS before and after: the WASM heap).
  */
 function graphBytesPerInstance(index: TemporalIndex): Row[] {

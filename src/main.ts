@@ -1,5 +1,5 @@
 import "./runtime/v8-flags"; // first: V8 flags apply to everything loaded after
-import { startApp } from "./app";
+import { startApp } from "./app/start-app";
 import { ConfigError, loadConfig } from "./config/config";
 import { createLogger } from "./log/logger";
 import { tuneHeap } from "./runtime/heap-tuning";

@@ -1,7 +1,7 @@
 import { CORE_CONTEXT_URL, type EntityJson } from "./entities";
 
 /**
- * The entities of the query scenarios (issue 3 "Done when"): 10 attributes each, two types of equal
+ * The entities of the query scenarios: 10 attributes each, two types of equal
  * size (`Vehicle` for even numbers, `TrafficCamera` for odd ones), Points spread uniformly over the
  * HCMC bounding box (10.35–11.16 N, 106.36–107.03 E). `speed` is uniform in [0, 100) and `status`
  * is "active" for one entity in three, so `type=Vehicle&q=speed>50;status=="active"` matches about

@@ -7,11 +7,11 @@
  * | BENCH_WARMUP_SECONDS | 2 | untimed load before each timed HTTP load |
  * | BENCH_ENTITIES | 100000 | entities in the store for the memory and start-up figures |
  * | BENCH_CONNECTIONS | 32 | autocannon connections of the single-request scenarios |
- * | BENCH_POST_CONNECTIONS | BENCH_CONNECTIONS | connections of the POST /entities scenario alone (its throughput at saturation needs more: docs/performance.md "Session 6") |
+ * | BENCH_POST_CONNECTIONS | BENCH_CONNECTIONS | connections of the POST /entities scenario alone (its throughput at saturation needs more: docs/decisions/0001-write-path.md) |
  * | BENCH_BATCH_CONNECTIONS | 4 | connections of the batch-upsert scenario (1,000 entities each) |
  * | BENCH_BATCH_SIZE | 1000 | entities per batch upsert |
  * | BENCH_NEAR_WARMUP_SECONDS | 20 | the near scenario's cold first part, before its timed `BENCH_SECONDS` |
- * | BENCH_ONLY | (all) | `query`: only the query scenarios of issue 3; `issue2`: only those of issue 2 |
+ * | BENCH_ONLY | (all) | `query`: only the entity-query scenarios; `broker`: only the broker scenarios |
  * | BENCH_SERVER_ARGS | (none) | Node arguments for the service under test, e.g. `--trace-gc` (bench/lib/server.ts) |
  * | BENCH_SERVER_LOG | (none) | file the service's output is appended to (bench/lib/server.ts) |
  */
@@ -27,7 +27,7 @@ export interface Settings {
   /** Seconds of near load before the timed one (reported apart as the cold figure). */
   nearWarmupSeconds: number;
   /** Which scenarios to run: undefined = all. */
-  only?: "query" | "issue2";
+  only?: "query" | "broker";
 }
 
 function num(name: string, def: number, min: number): number {
@@ -41,7 +41,7 @@ function num(name: string, def: number, min: number): number {
 function only(): Settings["only"] {
   const v = process.env.BENCH_ONLY;
   if (v === undefined || v === "") return undefined;
-  if (v !== "query" && v !== "issue2") throw new Error(`BENCH_ONLY must be query or issue2, got "${v}"`);
+  if (v !== "query" && v !== "broker") throw new Error(`BENCH_ONLY must be query or broker, got "${v}"`);
   return v;
 }
 

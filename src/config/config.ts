@@ -5,7 +5,7 @@ export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 /** One log level. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** The service configuration, read from the environment once at start (issue 2 item 2). */
+/** The service configuration, read from the environment once at start. */
 export interface Config {
   /** TCP port of every face (NGSI-LD, SPARQL, REST, GraphQL, WS). Env `PORT`, default 1026. */
   port: number;
@@ -41,29 +41,29 @@ export interface Config {
    * V8's own factor (measured ~1.6x: the main thread's heap held ~900 MB for ~560 MB live after the
    * 100k-entity fill). 30 took that to ~700 MB (RSS after the fill 3.12 -> 2.89 GB) but doubled the paced
    * type+q p99 (88 -> 188 ms) and cost 4-9 % of query throughput, so it is an operator's choice for a
-   * memory-bound host, not the default (docs/performance.md "Session 4: RSS at 100k").
+   * memory-bound host, not the default (docs/decisions/0002-memory-at-scale.md).
    */
   heapGrowingPercent: number;
   /**
    * How often the main thread checks glibc's free memory and gives it back with `malloc_trim` (optional
    * addon citygraph-malloc-trim, src/runtime/malloc-trim.ts), ms. Env `MALLOC_TRIM_INTERVAL_MS`, default 1000;
-   * 0 = off (docs/performance.md "Session 5: glibc's free memory").
+   * 0 = off (docs/decisions/0004-malloc-trim-and-heap-reduce.md).
    */
   mallocTrimIntervalMs: number;
   /**
    * How often the main thread and the store worker check whether they are idle with a heap grown well past
    * its last reduced size, and then start a GC that gives the free heap back (src/runtime/heap-reduce.ts, needs the
    * optional addon citygraph-malloc-trim), ms. Env `HEAP_REDUCE_INTERVAL_MS`, default 250; 0 = off
-   * (docs/performance.md "Session 6: the heap left behind by a fill").
+   * (docs/decisions/0004-malloc-trim-and-heap-reduce.md).
    */
   heapReduceIntervalMs: number;
   /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
   journalCompactBytes: number;
   /**
-   * A due compaction waits for a pause of this long in the commits (issue 2: maintenance after a write
+   * A due compaction waits for a pause of this long in the commits (maintenance after a write
    * burst, not during it). Env `JOURNAL_COMPACT_QUIET_MS`, default 0 = compact at once: with 5 s, a graceful
    * stop soon after a 100k fill left a 736 MB journal and no snapshot, and the next start replayed it in
-   * 47.9 s instead of loading a snapshot in ~33 s (docs/performance.md "Session 7").
+   * 47.9 s instead of loading a snapshot in ~33 s (docs/decisions/0005-maintenance-after-a-burst.md).
    */
   journalCompactQuietMs: number;
   /**
@@ -97,7 +97,7 @@ export interface Config {
   /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
   sparqlMaxRows: number;
   /**
-   * How long temporal history is kept (issue 5): instances older than this leave memory and disk. Env
+   * How long temporal history is kept: instances older than this leave memory and disk. Env
    * `TEMPORAL_RETENTION` (`30d`, `12h`; `0` or unset = keep everything).
    */
   temporalRetentionMs: number;
@@ -107,20 +107,20 @@ export interface Config {
    */
   temporalPageInstances: number;
   /**
-   * How often closed hours of the temporal history are sealed into the graph as segments (issue 5;
+   * How often closed hours of the temporal history are sealed into the graph as segments (
    * docs/architecture.md "Temporal history in the graph"). Env `TEMPORAL_SEAL_INTERVAL_MS`, default 10 s.
    */
   temporalSealMs: number;
   /**
-   * Timed seals wait until the history saw no write for this long (issue 2: sealing after a write burst
+   * Timed seals wait until the history saw no write for this long (sealing after a write burst
    * instead of during it). Env `TEMPORAL_SEAL_QUIET_MS`, default 0 = seal on time: the sealing runs on the
    * main thread, so putting it off moves it into whatever follows the burst; in the bench, the GET phase
-   * after the POST phase (docs/performance.md "Session 7", GET 5,182 vs 6,839 req/s, within a noisy machine).
+   * after the POST phase (docs/decisions/0005-maintenance-after-a-burst.md, GET 5,182 vs 6,839 req/s, within a noisy machine).
    */
   temporalSealQuietMs: number;
   /** Longest time a write burst puts timed seals off. Env `TEMPORAL_SEAL_MAX_DEFER_MS`, default 60 s. */
   temporalSealMaxDeferMs: number;
-  /** Notification delivery (issue 4); see {@link NotifyConfig}. */
+  /** Notification delivery; see {@link NotifyConfig}. */
   notify: NotifyConfig;
   /** The operations dashboard served at `/`; see {@link DashboardConfig}. */
   dashboard: DashboardConfig;
@@ -139,7 +139,7 @@ export interface DashboardConfig {
   dir?: string;
 }
 
-/** How notifications are delivered (issue 4 item 3). */
+/** How notifications are delivered. */
 export interface NotifyConfig {
   /** Attempts per notification, the first included. Env `NOTIFY_ATTEMPTS`, default 12. */
   attempts: number;

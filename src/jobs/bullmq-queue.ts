@@ -32,7 +32,7 @@ interface DeliveryBatch {
 const BATCH_MAX = 200;
 
 /**
- * The notification queue on Redis with BullMQ (issue 4 item 3): notifications are stored in Redis before
+ * The notification queue on Redis with BullMQ: notifications are stored in Redis before
  * `enqueue` resolves, so they outlive this process (at-least-once: a job active when the process died is
  * stalled and taken back after `stalledMs`); failed attempts are retried with capped exponential backoff;
  * each request has a timeout; deliveries in flight are bounded overall (worker concurrency) and per

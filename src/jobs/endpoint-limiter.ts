@@ -1,5 +1,5 @@
 /**
- * Bounds the deliveries in flight per endpoint (issue 4 item 3: "bounded concurrency per endpoint"), so
+ * Bounds the deliveries in flight per endpoint, so
  * one slow receiver cannot hold every slot and a burst cannot open thousands of sockets to one host.
  * Waiters are served in arrival order.
  */

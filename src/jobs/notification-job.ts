@@ -1,5 +1,5 @@
 /**
- * One notification to deliver (issue 4 item 3: "a notification job per match"). It carries everything
+ * One notification to deliver. It carries everything
  * the sender needs, already rendered, so a job read back from Redis after a restart is sent as it was
  * enqueued, without the store.
  */
@@ -45,7 +45,7 @@ export interface QueueCounts {
 }
 
 /**
- * A notification queue (issue 4 item 3): BullMQ on Redis when REDIS_URL is set, in process otherwise;
+ * A notification queue: BullMQ on Redis when REDIS_URL is set, in process otherwise;
  * both retry a failed delivery with exponential backoff, bound the concurrency per endpoint, and keep
  * the jobs that ran out of attempts visible.
  */

@@ -1,6 +1,5 @@
 /**
- * A JSON-LD context compiled once into term maps (issue 2 item 5: "contexts compiled once into term
- * maps"), so that NGSI-LD entities are expanded and compacted without jsonld.js on the hot path.
+ * A JSON-LD context compiled once into term maps, so that NGSI-LD entities are expanded and compacted without jsonld.js on the hot path.
  *
  * CONTRACT (implemented by the codec work; callers rely on exactly this):
  * - `compileContext(contexts)` takes the already-resolved list of context OBJECTS (remote contexts

@@ -5,7 +5,7 @@ import { loadMallocTrim } from "./malloc-trim";
 
 /**
  * Gives a thread's dead heap back to the kernel once the thread goes idle after a burst of work
- * (docs/performance.md "Session 6: the heap left behind by a fill").
+ * (docs/decisions/0004-malloc-trim-and-heap-reduce.md).
  *
  * V8 collects garbage when an old generation reaches its limit, which it sets at a multiple of what the
  * last full GC kept, and it never returns the free space inside its pages: after the 100k-entity fill the
@@ -120,7 +120,7 @@ export function startThreadHeapReduce(
   const addon = loadMallocTrim();
   if (typeof addon === "string") return addon;
   const reduce = addon.reduceHeap;
-  if (typeof reduce !== "function") return "the addon has no reduceHeap (built before session 6)";
+  if (typeof reduce !== "function") return "the addon has no reduceHeap (built without it)";
   return startHeapReduce(intervalMs, () => reduce.call(addon), onReduce, quiet);
 }
 

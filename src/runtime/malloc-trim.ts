@@ -1,7 +1,7 @@
 import type { Logger } from "../log/logger";
 
 /**
- * Gives glibc's free memory back to the kernel (docs/performance.md "Session 5: glibc's free memory").
+ * Gives glibc's free memory back to the kernel (docs/decisions/0004-malloc-trim-and-heap-reduce.md).
  *
  * glibc's `free()` only shrinks an arena from its top. The batch write path allocates many MB per request
  * outside the JS heap (postMessage buffers of the N-Triples sent to the store worker, request bodies,
@@ -19,7 +19,7 @@ export interface MallocTrimAddon {
   freeBytesAsync(): Promise<number>;
   /**
    * V8's moderate memory-pressure signal for the calling thread's isolate: starts a GC that gives free heap
-   * pages back, and returns at once (src/runtime/heap-reduce.ts). Absent from an addon built before session 6.
+   * pages back, and returns at once (src/runtime/heap-reduce.ts). Absent from an addon built without it.
    */
   reduceHeap?(): boolean;
 }

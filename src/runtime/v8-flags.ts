@@ -9,8 +9,7 @@ import v8 from "node:v8";
  * entities takes seconds) make the sites of Koa, Node's HTTP server and the routes "tenured", and from
  * then on every short GET allocates its request objects in the old generation, where only a mark-compact
  * frees them: at 1,500 type+q requests/s, 10.7 MB/s reached the old generation, against 2.7 MB/s
- * without pretenuring, and scavenges took up to 12-22 ms instead of 5-6 ms (docs/performance.md
- * "Session 4: the paced p99").
+ * without pretenuring, and scavenges took up to 12-22 ms instead of 5-6 ms (docs/decisions/0009-query-tail.md).
  */
 export const V8_FLAGS = ["--no-allocation-site-pretenuring"] as const;
 

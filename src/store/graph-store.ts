@@ -11,7 +11,7 @@ export const DEFAULT_TENANT = "";
 
 /**
  * Named graphs whose IRI starts with this hold the broker's own state (subscriptions, registries):
- * they are journaled like entities but never visible to SPARQL (issue 6: "nothing else is visible").
+ * they are journaled like entities but never visible to SPARQL.
  */
 export const INTERNAL_GRAPH_PREFIX = "urn:citygraph:internal:";
 
@@ -21,7 +21,7 @@ export function isInternalGraph(graph: string): boolean {
 }
 
 /**
- * Named graphs whose IRI starts with this hold sealed segments of the temporal history (issue 5; layout in
+ * Named graphs whose IRI starts with this hold sealed segments of the temporal history (layout in
  * docs/architecture.md "Temporal history in the graph"): visible to SPARQL (`GRAPH ?seg`), never entities.
  */
 export const HISTORY_GRAPH_PREFIX = "urn:citygraph:history:";

@@ -17,7 +17,7 @@ import { toAppError } from "./worker/wire-error";
 /**
  * Bytes of a commit record from which it is posted to the worker at once rather than at the end of the
  * turn (~28 benchmark entities): a batch of 1,000 entities then starts loading while the main thread
- * prepares the next (docs/performance.md "Session 4: the write path").
+ * prepares the next (docs/decisions/0001-write-path.md).
  */
 const LARGE_COMMIT_BYTES = 256 * 1024;
 

@@ -26,11 +26,11 @@ const until = async (ok: () => boolean, ms = 10_000) => {
 };
 
 /**
- * The BullMQ queue against the real Redis (issue 4 item 3): notifications are carried in batches per
+ * The BullMQ queue against the real Redis: notifications are carried in batches per
  * endpoint, the commits that arrive while an addBulk is in flight share the next one, and a retry sends
  * only what failed.
  */
-describe("BullMQ notification batches (issue 4 items 3 and 4)", function () {
+describe("BullMQ notification batches", function () {
   this.timeout(30_000);
   const names: string[] = [];
   const open: BullMqQueue[] = [];

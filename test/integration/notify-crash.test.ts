@@ -9,11 +9,11 @@ import { Receiver } from "./helpers/receiver";
 import { dropQueue, REDIS_URL, requireRedis, uniqueQueueName } from "./helpers/redis-queue";
 
 /**
- * Issue 4 item 4 ("Never lost"): the broker runs as a child process with REDIS_URL and is SIGKILLed
+ * Never lost: the broker runs as a child process with REDIS_URL and is SIGKILLed
  * during a stream of writes; after a restart on the same data dir, every write that was acknowledged
  * (answered 204) has been notified.
  */
-describe("notifications survive a SIGKILL of the broker (issue 4 item 4)", function () {
+describe("notifications survive a SIGKILL of the broker", function () {
   this.timeout(120_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-notify-crash-"));
   const queue = uniqueQueueName("crash");

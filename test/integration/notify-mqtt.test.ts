@@ -5,7 +5,7 @@ import { http, startTestApp, type TestApp } from "./helpers/test-app";
 
 const MQTT_URL = process.env.MQTT_URL ?? "mqtt://127.0.0.1:1883";
 
-describe("MQTT notifications against the real Mosquitto (issue 4 item 3; ETSI GS CIM 009 v1.8 §7.3)", function () {
+describe("MQTT notifications against the real Mosquitto (ETSI GS CIM 009 v1.8 §7.3)", function () {
   this.timeout(30_000);
   let app: TestApp;
   let client: mqtt.MqttClient;

@@ -16,7 +16,7 @@ async function pool(n: number, width: number, task: (i: number) => Promise<void>
   );
 }
 
-describe("notifications through BullMQ on Redis (issue 4 items 3 and 4)", function () {
+describe("notifications through BullMQ on Redis", function () {
   this.timeout(120_000);
   let app: TestApp;
   let rx: Receiver;

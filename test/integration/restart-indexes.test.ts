@@ -3,7 +3,7 @@ import { http, startTestApp, type TestApp } from "./helpers/test-app";
 
 /**
  * Start-up fills the attribute and geo indexes in the background from one scan of the stored graphs
- * (scanGraphs; issue 2 "start-up with 100k entities"): the service listens before the scan ends, so a
+ * (scanGraphs): the service listens before the scan ends, so a
  * query sent at once must wait for it and answer exactly as before the restart, writes made while it
  * runs included (ETSI GS CIM 009 v1.8 §4.9 q, §4.10 geo-queries).
  */

@@ -30,7 +30,7 @@ const NEAR_CENTRE = `${PREFIXES}SELECT ?cam ?d WHERE {
 
 type Answer = { status: number; headers: Headers; text: string; body: unknown };
 
-describe("SPARQL endpoint /sparql (issue 6; interface spec §4.10; SPARQL 1.1 Protocol)", function () {
+describe("SPARQL endpoint /sparql (interface spec §4.10; SPARQL 1.1 Protocol)", function () {
   this.timeout(120_000);
   let app: TestApp;
   let feedDocs: NgsiLdEntityDoc[];
@@ -329,7 +329,7 @@ describe("SPARQL replica over a compacted store (snapshot + journal)", function 
   });
 });
 
-describe("SPARQL timeout: a heavy query neither stalls the service nor runs on (issue 6 item 6)", function () {
+describe("SPARQL timeout: a heavy query neither stalls the service nor runs on", function () {
   this.timeout(120_000);
   let server: ChildProcess;
   let url: string;

@@ -13,7 +13,7 @@ const NULL = "urn:ngsi-ld:null";
  * deleted datasetId instances, an entity deletion seen by `attributeDeleted`, `jsonldContext`, the
  * `simplified` format, a percent-encoded `q`, and the default `notificationTrigger` shown on retrieval.
  */
-describe("notification content (issue 4; ETSI GS CIM 009 v1.8 §5.2.14, §5.8.6)", function () {
+describe("notification content (ETSI GS CIM 009 v1.8 §5.2.14, §5.8.6)", function () {
   this.timeout(30_000);
   let app: TestApp;
   let rx: Receiver;

@@ -6,7 +6,7 @@ const SUBS = "/ngsi-ld/v1/subscriptions";
 const ENTITIES = "/ngsi-ld/v1/entities";
 const JSON_CT = { "Content-Type": "application/json" };
 
-describe("NGSI-LD subscriptions (issue 4; ETSI GS CIM 009 v1.8 §5.8, §6.10, §6.11)", function () {
+describe("NGSI-LD subscriptions (ETSI GS CIM 009 v1.8 §5.8, §6.10, §6.11)", function () {
   this.timeout(30_000);
   let app: TestApp;
   let rx: Receiver;

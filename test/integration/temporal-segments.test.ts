@@ -24,7 +24,7 @@ interface Segment {
 /** Undoes the delta encoding of a column of cgh:instances. */
 const sums = (xs: number[]) => xs.map((_, i) => xs.slice(0, i + 1).reduce((a, b) => a + b, 0));
 
-describe("temporal history in the graph: hourly segments read through /sparql (issue 5)", function () {
+describe("temporal history in the graph: hourly segments read through /sparql", function () {
   this.timeout(60_000);
   let app: TestApp;
   let dir: string;

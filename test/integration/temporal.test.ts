@@ -6,7 +6,7 @@ const B = "/ngsi-ld/v1";
 const at = (min: number) => new Date(Date.UTC(2024, 0, 1, 8, min)).toISOString().replace(".000Z", "Z");
 type Inst = { value: unknown; observedAt: string; instanceId: string; createdAt?: string };
 
-describe("NGSI-LD temporal API (issue 5, ETSI GS CIM 009 v1.8 §5.6.11 to §5.6.16, §5.7.3, §5.7.4)", function () {
+describe("NGSI-LD temporal API (ETSI GS CIM 009 v1.8 §5.6.11 to §5.6.16, §5.7.3, §5.7.4)", function () {
   this.timeout(60_000);
   let app: TestApp;
   before(async () => (app = await startTestApp({ TEMPORAL_PAGE_INSTANCES: "5" })));

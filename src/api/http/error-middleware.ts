@@ -1,68 +1,37 @@
 import type { Context, Next } from "koa";
-import { AppError, ERROR_KINDS, PROBLEM_TYPE_BASE, toAppError } from "../../errors";
+import { AppError, ERROR_KINDS, toAppError } from "../../errors";
 import type { Logger } from "../../log/logger";
-
-/** Which face a request belongs to, by path; each renders errors its own way (DESIGN.md "Errors"). */
-export type Face = "ngsi-ld" | "rest" | "other";
-
-function faceOf(path: string): Face {
-  if (path.startsWith("/ngsi-ld/")) return "ngsi-ld";
-  if (path.startsWith("/v1/") || path.startsWith("/api/v1/")) return "rest";
-  return "other";
-}
+import type { ErrorRenderer } from "./faces";
+import { requestOf, type FaceName } from "./request-context";
 
 /**
- * NGSI-LD ProblemDetails (ETSI GS CIM 009 §5.5.2, IETF RFC 7807) for an error.
- * Used by the error middleware and inside batch results (§5.2.16).
+ * Turns every thrown error into the body of the face that serves the request (DESIGN.md "Errors").
+ * A 500 never shows internals: the client sees the kind's title and the request id, the log keeps
+ * the message and the stack. Other 5xx kinds (503, 507) carry messages written for the client. A bad
+ * input is a 4xx AppError by construction.
  */
-export function problemDetails(err: AppError): Record<string, unknown> {
-  const k = ERROR_KINDS[err.kind];
-  return {
-    type: PROBLEM_TYPE_BASE + k.problem,
-    title: k.title,
-    status: k.status,
-    detail: err.message,
-    ...(Object.keys(err.details).length ? { details: err.details } : {}),
-  };
-}
-
-/**
- * The first middleware: turns every thrown error into the face's error body. A 5xx never shows
- * internals (it carries a request id that is also logged); a bad input is never a 5xx.
- */
-export function errorMiddleware(log: Logger) {
+export function errorMiddleware(log: Logger, rendererOf: (face: FaceName) => ErrorRenderer) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
     } catch (raw) {
-      const err = toAppError(raw);
-      const requestId = Math.random().toString(36).slice(2, 10);
+      const request = requestOf(ctx);
+      let err = toAppError(raw);
       if (err.status >= 500) {
         log.error("request failed", {
-          requestId,
+          requestId: request.id,
           method: ctx.method,
           path: ctx.path,
-          error: raw instanceof Error ? raw.stack : String(raw),
+          kind: err.kind,
+          error: raw instanceof Error ? (raw.stack ?? raw.message) : String(raw),
         });
+        if (err.kind === "InternalError") err = new AppError(err.kind, ERROR_KINDS[err.kind].title);
       }
       ctx.status = err.status;
-      const face = faceOf(ctx.path);
-      if (face === "rest") {
-        ctx.body = {
-          error: {
-            code: ERROR_KINDS[err.kind].code,
-            message: err.message,
-            details: err.details,
-            ...(err.status >= 500 ? { request_id: requestId } : {}),
-          },
-        };
-      } else {
-        ctx.body = problemDetails(err);
-        ctx.set("Content-Type", "application/json");
-      }
       if (err.kind === "TooManyRequests" && typeof err.details.retry_after === "number") {
         ctx.set("Retry-After", String(err.details.retry_after));
       }
+      rendererOf(request.face)(ctx, err, request.id);
     }
   };
 }

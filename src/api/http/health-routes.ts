@@ -5,7 +5,7 @@ import type { GraphStore } from "../../store/graph-store";
 export type HealthProbe = () => Promise<{ ok: boolean; detail?: string }>;
 
 /**
- * GET /health (issue 2 item 9): the store answers, the journal is writable, and every configured
+ * GET /health: the store answers, the journal is writable, and every configured
  * extra dependency (Redis) is reachable. 200 when all are fine, 503 otherwise, with the reasons.
  */
 export function registerHealthRoutes(

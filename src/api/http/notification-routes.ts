@@ -2,7 +2,7 @@ import type Router from "@koa/router";
 import type { NotificationQueue } from "../../jobs/notification-job";
 
 /**
- * GET /notifications/queue (issue 4 item 3: "dead jobs visible"): the counts of the notification queue
+ * GET /notifications/queue: the counts of the notification queue
  * (waiting, active, delayed, dead) and the newest dead jobs, i.e. notifications that ran out of attempts,
  * with their last error. `?limit=` (default 20, at most 1000) bounds the list.
  */

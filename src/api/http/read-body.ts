@@ -17,7 +17,7 @@ export async function readBody(ctx: Context, limit: number): Promise<string> {
 /**
  * The whole stream as UTF-8 text, through plain `data`/`end` listeners: a `for await` over the request
  * (its async iterator, a promise and a microtask per chunk) was ~1 % of the main thread per POST
- * (docs/performance.md "Session 6: the main thread per POST"). As that loop did, a body over `limit` or
+ * (docs/decisions/0001-write-path.md). As that loop did, a body over `limit` or
  * a stream that closes before its end rejects, and the request stream is destroyed.
  */
 function readAll(req: IncomingMessage, limit: number): Promise<string> {

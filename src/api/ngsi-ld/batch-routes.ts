@@ -5,15 +5,15 @@ import type { BatchItem, BatchMode, BatchOutcome, BatchService } from "../../ngs
 import type { EntityService } from "../../ngsi-ld/entities/entity-service";
 import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
 import { entityIdOf, isObject } from "../../ngsi-ld/model/normalize-entity";
-import { problemDetails } from "../http/error-middleware";
+import { problemDetails } from "../http/problem-details";
 import { entityFromBody } from "./entity-body";
-import type { ContextProvider, NgsiState } from "./ngsi-state";
+import { ngsiState, ContextProvider } from "./ngsi-state";
 import { listParam, optionsParam, param } from "./query-params";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 import { parseQ } from "../../ngsi-ld/query/q/q-parser";
 import { resolveQ } from "../../ngsi-ld/query/q/q-evaluate";
 
-const st = (ctx: Context) => ctx.state as NgsiState;
+const st = ngsiState;
 
 /** The BatchOperationResult body (ETSI GS CIM 009 §5.2.16). */
 function resultBody(o: BatchOutcome, success: string[]) {

@@ -4,7 +4,7 @@ import { AppError, badRequest, notFound } from "../../errors";
 import type { DiscoveryIndex } from "../../ngsi-ld/discovery/discovery-index";
 import { DiscoveryViews } from "../../ngsi-ld/discovery/discovery-views";
 import { negotiate, sendNgsi } from "./negotiate";
-import type { NgsiState } from "./ngsi-state";
+import { ngsiState } from "./ngsi-state";
 import { param } from "./query-params";
 
 /**
@@ -26,13 +26,12 @@ export function registerDiscoveryRoutes(router: Router, index: DiscoveryIndex): 
     }
     for (const name of allowed) booleanParam(ctx, name);
     await index.ready();
-    const s = ctx.state as NgsiState;
+    const s = ngsiState(ctx);
     return new DiscoveryViews(index, s.tenant, s.ldContext);
   };
   const send = (ctx: Context, body: object) =>
     sendNgsi(ctx, 200, body, negotiate(ctx, ["application/json", "application/ld+json"]));
-  const pathIri = (ctx: Context, name: string) =>
-    (ctx.state as NgsiState).ldContext.expandTerm(ctx.params[name]);
+  const pathIri = (ctx: Context, name: string) => ngsiState(ctx).ldContext.expandTerm(ctx.params[name]);
 
   router.get("/types", async (ctx) => {
     const v = await views(ctx, ["details", "local"]);

@@ -11,11 +11,11 @@ import { renderJoined } from "../../ngsi-ld/render/linked-entities";
 import type { Entity } from "../../ngsi-ld/model/entity";
 import { entityFromBody, objectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
-import type { NgsiState } from "./ngsi-state";
+import { type NgsiState, ngsiState } from "./ngsi-state";
 import { remember, sendCached, type ResponseCache } from "./response-cache";
 import { joinParams, optionsParam, param, pathEntityId, renderOptions } from "./query-params";
 
-const st = (ctx: Context) => ctx.state as NgsiState;
+const st = ngsiState;
 
 /** 204 when every attribute was changed, else 207 with the UpdateResult (ETSI GS CIM 009 §6.6.3.1, §6.7.3.1). */
 function sendUpdateResult(ctx: Context, r: UpdateResult): void {

@@ -4,11 +4,11 @@ import type { CompiledContext } from "../../rdf/compiled-context";
 import { canonicalizeEntity } from "../../ngsi-ld/model/canonical-names";
 import type { Entity } from "../../ngsi-ld/model/entity";
 import { EntityBodyKind, isObject, normalizeEntity } from "../../ngsi-ld/model/normalize-entity";
-import type { NgsiState } from "./ngsi-state";
+import { ngsiState } from "./ngsi-state";
 
 /** The request body as a JSON object without its @context; 400 if there is no object body. */
 export function objectBody(ctx: Context): Record<string, unknown> {
-  const body = (ctx.state as NgsiState).body;
+  const body = ngsiState(ctx).body;
   if (!isObject(body)) throw new AppError("InvalidRequest", "The body must be a JSON object");
   const { "@context": _c, ...rest } = body;
   return rest;

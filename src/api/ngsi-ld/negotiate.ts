@@ -2,7 +2,7 @@ import type { Context } from "koa";
 import { AppError } from "../../errors";
 import { contextLinkHeader } from "../../rdf/context-link";
 import { CORE_CONTEXT_URL } from "../../rdf/context-core";
-import type { NgsiState } from "./ngsi-state";
+import { type NgsiState, ngsiState } from "./ngsi-state";
 
 /** The response media types of the NGSI-LD face (ETSI GS CIM 009 §6.3.6). */
 export type NgsiMediaType = "application/json" | "application/ld+json" | "application/geo+json";
@@ -41,7 +41,7 @@ export function responseContext(state: NgsiState): unknown {
  * element of an array), with a context Link header for plain JSON and GeoJSON (§6.3.5, §6.3.6).
  */
 export function sendNgsi(ctx: Context, status: number, body: unknown, type: NgsiMediaType): void {
-  const context = responseContext(ctx.state as NgsiState);
+  const context = responseContext(ngsiState(ctx));
   const withContext = (o: unknown): unknown =>
     typeof o === "object" && o !== null && !Array.isArray(o) ? { ...o, "@context": context } : o;
   ctx.status = status;
@@ -74,7 +74,7 @@ export function sendNgsiJsonArray(
   items: Buffer[],
   type: "application/json" | "application/ld+json",
 ): void {
-  const context = responseContext(ctx.state as NgsiState);
+  const context = responseContext(ngsiState(ctx));
   ctx.status = status;
   const parts: Buffer[] = [OPEN];
   const member =

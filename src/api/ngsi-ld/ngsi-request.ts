@@ -3,7 +3,7 @@ import { AppError, badRequest } from "../../errors";
 import { parseJson, readBody } from "../http/read-body";
 import { tenantOf } from "../http/tenant";
 import { checkKnownParams } from "./known-params";
-import type { ContextProvider, NgsiState } from "./ngsi-state";
+import { type NgsiState, ngsiState, ContextProvider } from "./ngsi-state";
 
 const BODY_TYPES = new Set(["application/json", "application/ld+json", "application/merge-patch+json"]);
 
@@ -19,7 +19,7 @@ export function ngsiRequest(contexts: ContextProvider, maxBodyBytes: number) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const tenantHeader = tenantOf(ctx);
     checkKnownParams(ctx);
-    const state = ctx.state as NgsiState;
+    const state = ngsiState(ctx);
     state.tenant = tenantHeader;
     const link = ctx.get("Link");
     let contextValue: unknown = link ? contexts.parseContextLink(link) : undefined;

@@ -1,3 +1,4 @@
+import type { Context } from "koa";
 import type { CompiledContext } from "../../rdf/compiled-context";
 
 /** What the NGSI-LD request middleware leaves in `ctx.state` for the routes. */
@@ -20,4 +21,9 @@ export interface ContextProvider {
   compiled(value: unknown): Promise<CompiledContext>;
   /** The context URL of a `Link` header value; throws 400 when malformed. */
   parseContextLink(header: string): string | undefined;
+}
+
+/** The NGSI-LD state of a request, as `ngsiRequest` left it (the one place that reads `ctx.state` so). */
+export function ngsiState(ctx: Context): NgsiState {
+  return ctx.state as NgsiState;
 }

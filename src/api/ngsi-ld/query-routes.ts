@@ -15,11 +15,11 @@ import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
 import { parseLang } from "../../ngsi-ld/render/language";
 import { renderFeatureCollection } from "../../ngsi-ld/render/render-geojson";
 import { negotiate, sendNgsi, sendNgsiJsonArray } from "./negotiate";
-import type { NgsiState } from "./ngsi-state";
+import { ngsiState } from "./ngsi-state";
 import { intParam, joinParams, param, renderOptions, setPageLinks } from "./query-params";
 import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
 
-const st = (ctx: Context) => ctx.state as NgsiState;
+const st = ngsiState;
 
 /**
  * Query entities (ETSI GS CIM 009 v1.8 §5.7.2): GET /entities (§6.4.3.2) with `type` expressions, `id`,

@@ -6,10 +6,10 @@ import type { ContextCompiler, SubscriptionService } from "../../ngsi-ld/subscri
 import { subscriptionView } from "../../ngsi-ld/subscriptions/subscription-view";
 import type { SubscriptionRecord } from "../../ngsi-ld/subscriptions/subscription";
 import { negotiate, sendNgsi } from "./negotiate";
-import type { NgsiState } from "./ngsi-state";
+import { ngsiState } from "./ngsi-state";
 import { intParam, optionsParam, param } from "./query-params";
 
-const st = (ctx: Context) => ctx.state as NgsiState;
+const st = ngsiState;
 
 function pathId(ctx: Context): string {
   const id = (ctx.params as Record<string, string>).subscriptionId;

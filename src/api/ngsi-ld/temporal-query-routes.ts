@@ -16,12 +16,12 @@ import {
 import type { PageRange } from "../../ngsi-ld/temporal/select-rows";
 import type { TemporalEntity, TemporalIndex } from "../../ngsi-ld/temporal/temporal-index";
 import { negotiate, sendNgsi } from "./negotiate";
-import type { NgsiState } from "./ngsi-state";
+import { ngsiState } from "./ngsi-state";
 import { entityQueryFromBody, filterFromParams } from "./query-input";
 import { intParam, param, pathEntityId } from "./query-params";
 import { project, temporalRequest, type TemporalRequest } from "./temporal-params";
 
-const st = (ctx: Context) => ctx.state as NgsiState;
+const st = ngsiState;
 
 /** `Content-Range` of a cut temporal answer (ETSI GS CIM 009 v1.8 §6.3.10), status 206. */
 function sendRange(ctx: Context, range: PageRange | undefined): number {

@@ -8,10 +8,10 @@ import { normalizeAttribute } from "../../ngsi-ld/model/normalize-attribute";
 import { normalizeTemporalEntity } from "../../ngsi-ld/temporal/normalize-temporal";
 import type { TemporalService } from "../../ngsi-ld/temporal/temporal-service";
 import { objectBody } from "./entity-body";
-import type { NgsiState } from "./ngsi-state";
+import { ngsiState } from "./ngsi-state";
 import { param, pathEntityId } from "./query-params";
 
-const st = (ctx: Context) => ctx.state as NgsiState;
+const st = ngsiState;
 
 /** The attribute IRI of the path's `attrId` (400 when it is not a valid name). */
 export function pathAttr(ctx: Context): string {

@@ -21,7 +21,7 @@ export interface FeederOptions {
 const BATCH = 500;
 
 /**
- * The live feed (issue 6 item 3; `FEED=off` turns it off) as an external feeder: every tick it sends the
+ * The live feed (`FEED=off` turns it off) as an external feeder: every tick it sends the
  * feed's observations to the broker's own NGSI-LD API, POST /ngsi-ld/v1/entityOperations/upsert?options=update
  * (ETSI GS CIM 009 v1.8 §5.6.8), over HTTP like any other client. Returns a stop function.
  */

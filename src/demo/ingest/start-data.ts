@@ -5,7 +5,7 @@ import { CompileContext, upsertDocuments } from "./document-upsert";
 
 /**
  * Loads the HCMC dataset (22 districts, 701 cameras) into an EMPTY default tenant through the entity
- * service (issue 6 item 2; `SEED=off` skips it). Logs progress and timing.
+ * service (`SEED=off` skips it). Logs progress and timing.
  */
 export async function seedIfEmpty(
   batch: BatchService,

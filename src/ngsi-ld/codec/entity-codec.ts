@@ -10,7 +10,7 @@ import { attributeTimesLine, attributeTimesOf, restoreAttributeTimes } from "./s
 import type { JsonValue, NgsiEntity } from "./types";
 
 /**
- * The fast JSON-LD path for NGSI-LD entities (issue 2 item 5; ETSI GS CIM 009 §5.5.7 and Annex D
+ * The fast JSON-LD path for NGSI-LD entities (ETSI GS CIM 009 §5.5.7 and Annex D
  * RDF form): entity -> N-Triples and back, with a compiled context instead of jsonld.js.
  */
 

@@ -48,7 +48,7 @@ export function shortcutTriples(
 /**
  * The shortcut lines of one attribute instance ("" for anything that is not an instance object). Written
  * straight into the text: no array of [predicate, object] pairs per instance (a share of the main
- * thread's allocation per POST, docs/performance.md "Session 6: the main thread per POST").
+ * thread's allocation per POST, docs/decisions/0001-write-path.md).
  */
 function linesOf(
   inst: JsonValue | undefined,

@@ -3,7 +3,6 @@ import type { CommitEvent, GraphStore, GraphWrite } from "../../store/graph-stor
 import type { EntityIndex } from "../../store/indexes/entity-index";
 import type { GraphCache } from "../../store/indexes/graph-cache";
 import type { Entity } from "../model/entity";
-import type { GeoIndex } from "../query/geo";
 import type { EntityCodec } from "./entity-codec";
 import { KeyedLock } from "./keyed-lock";
 
@@ -38,13 +37,11 @@ export class EntityRepository {
     readonly index: EntityIndex,
     private readonly codec: EntityCodec,
     private readonly cache: GraphCache,
-    /** The geo index of the same store (geo-queries, ETSI GS CIM 009 v1.8 §4.10), fed by the change feed. */
-    readonly geo: GeoIndex,
   ) {}
 
   /**
    * Adds a hook awaited for every commit before the write is acknowledged: for derived state that
-   * must be as durable as the entity (the temporal history, issue 5). It runs once the store has
+   * must be as durable as the entity (the temporal history). It runs once the store has
    * applied the write (GraphStore.commit `onApplied`), alongside the journal's fsync, in commit order.
    * A hook failing fails the write's acknowledgement, though the entity change itself is committed.
    */
@@ -53,8 +50,8 @@ export class EntityRepository {
   }
 
   /**
-   * Sets what a commit waits for after it is durable and before it resolves (issue 4 item 4: the
-   * notifications of an acknowledged write are enqueued before the acknowledgement).
+   * Sets what a commit waits for after it is durable and before it resolves (the notifications of an
+   * acknowledged write are enqueued before the acknowledgement; src/events/commit-pipeline.ts).
    */
   setCommitBarrier(barrier: (seq: number) => Promise<void> | undefined): void {
     this.barrier = barrier;

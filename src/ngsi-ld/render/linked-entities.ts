@@ -1,7 +1,7 @@
 import type { Entity } from "../model/entity";
 import { attributeNames, instancesOf } from "../model/entity";
 import { keepsMember, renderEntity } from "./render-entity";
-import { linkedOptions } from "./projection";
+import { linkedOptions } from "./render-options";
 import type { RenderOptions } from "./render-options";
 
 /** How linked entities are returned (ETSI GS CIM 009 v1.8 §4.5.23 `join`). */

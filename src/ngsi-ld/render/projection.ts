@@ -1,6 +1,5 @@
 import { badRequest } from "../../errors";
 import { isValidName } from "../model/uri";
-import type { RenderOptions } from "./render-options";
 
 /** A parsed `pick` or `omit` list: member names, and nested lists for linked entities. */
 export interface Projection {
@@ -39,14 +38,4 @@ export function parseProjection(src: string, parameter: string, canon: (n: strin
   const p = list();
   if (pos < src.length) throw fail(pos, "unexpected '}'");
   return p;
-}
-
-/** The render options for entities linked through relationship `name` (their own nested projection). */
-export function linkedOptions(opts: RenderOptions, name: string): RenderOptions {
-  return {
-    ...opts,
-    attrs: undefined,
-    pick: opts.pick?.nested.get(name),
-    omit: opts.omit?.nested.get(name),
-  };
 }

@@ -19,3 +19,13 @@ export interface RenderOptions {
   /** Only the attribute instances of these datasetIds (`datasetId`; `@none` = the default instance). */
   datasetIds?: Set<string>;
 }
+
+/** The render options for entities linked through relationship `name` (their own nested projection). */
+export function linkedOptions(opts: RenderOptions, name: string): RenderOptions {
+  return {
+    ...opts,
+    attrs: undefined,
+    pick: opts.pick?.nested.get(name),
+    omit: opts.omit?.nested.get(name),
+  };
+}

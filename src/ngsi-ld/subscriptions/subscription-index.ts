@@ -7,8 +7,7 @@ interface TenantSubs {
 }
 
 /**
- * The subscriptions of every tenant, indexed by the expanded entity types they select (issue 4 item 2:
- * "indexed, so that 10,000 subscriptions do not make a write slow"). A write to an entity looks at the
+ * The subscriptions of every tenant, indexed by the expanded entity types they select. A write to an entity looks at the
  * subscriptions of its types and those that select no single type (watchedAttributes only, type
  * expressions), never at all of them.
  */

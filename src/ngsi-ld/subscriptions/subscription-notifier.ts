@@ -59,7 +59,7 @@ function textKeyOf(cs: CompiledSubscription, deletedAsAttributes: boolean): stri
  * entity a commit touched, the subscriptions indexed under its types are matched (matchChange), and one
  * job per match is handed to the queue. With a durable queue the enqueue of a commit's jobs is recorded
  * under its seq: the writer's acknowledgement waits for it (`settled`), so an acknowledged write has its
- * notifications in Redis (issue 4 item 4).
+ * notifications in Redis.
  */
 export class SubscriptionNotifier {
   private queue?: NotificationQueue;

@@ -20,8 +20,7 @@ type StoredState = Omit<SubscriptionRecord, "tenant">;
 const graphOf = (id: string) => SUBSCRIPTION_GRAPH_PREFIX + encodeURIComponent(id);
 
 /**
- * Keeps subscriptions in the graph store (issue 4: "Subscriptions are stored in the graph and survive
- * restarts"): one named graph per subscription under `urn:citygraph:internal:subscription:`, holding one
+ * Keeps subscriptions in the graph store: one named graph per subscription under `urn:citygraph:internal:subscription:`, holding one
  * triple whose object is the subscription's state as an rdf:JSON literal. The graphs are journaled and
  * snapshotted like entities, in the subscription's tenant, and invisible to SPARQL and the entity indexes.
  */

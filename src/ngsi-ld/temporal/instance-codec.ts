@@ -82,7 +82,7 @@ function ms(v: unknown): number | undefined {
 }
 
 /**
- * The log tuple of one attribute instance compacted with `ctx` (issue 5 history layout): names expanded,
+ * The log tuple of one attribute instance compacted with `ctx`: names expanded,
  * times as epoch ms (`createdAt`/`modifiedAt` default to `now`), a numeric `value` in its own column.
  */
 export function instanceToTuple(

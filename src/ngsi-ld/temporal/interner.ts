@@ -1,5 +1,5 @@
 /**
- * Interned instance templates of the temporal history (issue 5 "history layout"): the JSON of an
+ * Interned instance templates of the temporal history: the JSON of an
  * instance without its times and numeric value is the same for most instances of a sensor (`type`,
  * `unitCode`, `datasetId`, sub-properties), so each distinct text is kept once and rows hold its id.
  * Parsed objects are cached beside the text; ids are never reused.

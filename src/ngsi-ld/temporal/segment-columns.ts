@@ -8,7 +8,7 @@ function num(x: number): string {
  * `cgh:instances` JSON of segment-graph.ts; docs/architecture.md "Temporal history in the graph"), built
  * as text while the instances are read, in time order, instead of arrays serialized afterwards (about
  * ten arrays per attribute and segment: a share of the main thread's allocation while a POST burst is
- * sealed, docs/performance.md "Session 6: the main thread per POST"). The members, in this order:
+ * sealed, docs/decisions/0001-write-path.md). The members, in this order:
  *
  * - `attr`: the attribute IRI;
  * - `n`: instance numbers (instanceId `urn:ngsi-ld:attribute:instance:<n>`), delta-encoded (the first

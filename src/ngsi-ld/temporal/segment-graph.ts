@@ -44,8 +44,7 @@ function instancesJson(templates: string[], attrs: string[]): string {
 }
 
 /**
- * The N-Triples of the history segment of `e` for the hour from `start` (issue 5 "History in the graph";
- * docs/architecture.md "Temporal history in the graph"), or null when the hour holds no instance (the
+ * The N-Triples of the history segment of `e` for the hour from `start` (docs/architecture.md "Temporal history in the graph"), or null when the hour holds no instance (the
  * graph is then dropped). Subject = graph = {@link segmentGraphIri}; triples: `cgh:entity`, `cgh:start`,
  * `cgh:end`, `cgh:count` (instances of every attribute), one `<attribute> avg` per attribute with numeric
  * default-dataset instances (the hourly mean, like the entity's plain value triples), and `cgh:instances`:

@@ -1,4 +1,4 @@
-/** Length of one history segment: an hour (issue 5 "History in the graph"). */
+/** Length of one history segment: an hour. */
 export const SEGMENT_MS = 3_600_000;
 
 /** Start (epoch ms) of the segment holding time `t`. */
@@ -19,7 +19,7 @@ export interface DirtySegment {
 export type DirtyHours = ReadonlyMap<number, { readonly v: number; readonly touched: number }>;
 
 /**
- * The segments of the temporal history whose sealed graph copy is not current (issue 5; layout in
+ * The segments of the temporal history whose sealed graph copy is not current (layout in
  * docs/architecture.md "Temporal history in the graph"). Every change of the history {@link touch}es the
  * segment of each instance it adds, changes or removes, counting up its version; sealing the segment into
  * the graph records the version it read, and the segment is clean again only if nothing touched it
@@ -73,8 +73,7 @@ export class SegmentLedger {
   /**
    * Every entity with dirty segments, with its segments (hour start -> version and wall-clock time of the
    * last change). The map is the ledger's own, read it before yielding to other work; one small tuple per
-   * entity and none per segment, so a sweep over every entity allocates little (docs/performance.md
-   * "Session 4: the paced p99").
+   * entity and none per segment, so a sweep over every entity allocates little (docs/decisions/0009-query-tail.md).
    */
   *byEntity(): Generator<[tenant: string, entity: string, hours: DirtyHours]> {
     for (const [tenant, m] of this.tenants) for (const [entity, hours] of m) yield [tenant, entity, hours];

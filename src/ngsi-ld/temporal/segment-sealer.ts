@@ -35,7 +35,7 @@ const BATCH = 256;
 /**
  * Default longest slice of a sweep's scan (ms). The scan looks at every entity with dirty segments: with
  * the open hour of 100k entities dirty, one synchronous scan stalled every request for ~150 ms every
- * sweep, the whole p99 of issue 3's paced type+q (docs/performance.md "Session 4: the paced p99").
+ * sweep, the whole p99 of the paced type+q query (docs/decisions/0009-query-tail.md).
  */
 export const SLICE_MS = 4;
 
@@ -58,7 +58,7 @@ export interface HistoryCommitMeta {
 }
 
 /**
- * Seals the temporal history into the graph (issue 5 "History in the graph"): every `everyMs` it writes
+ * Seals the temporal history into the graph: every `everyMs` it writes
  * the segment graph ({@link segmentTriples}) of each dirty hour that is closed, i.e. its entity already has
  * an instance at or after the hour's end, or the hour ended `graceMs` ago and nothing touched it for
  * `everyMs`; a segment with no instance left (deleted, retention) drops its graph. After the store commit
@@ -66,7 +66,7 @@ export interface HistoryCommitMeta {
  * and sealing twice writes the same graph (idempotent). Late instances and deletions touch the hour again
  * and it is rewritten at the next sweep. {@link close} seals everything still dirty, open hours included,
  * for at most {@link CLOSE_BUDGET_MS}. A sweep never holds the main thread for more than `sliceMs` at a
- * time (docs/performance.md "Session 4: the paced p99").
+ * time (docs/decisions/0009-query-tail.md).
  */
 export class SegmentSealer {
   private timer: NodeJS.Timeout | undefined;

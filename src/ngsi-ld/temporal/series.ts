@@ -27,7 +27,7 @@ const REST = 5;
 const IID = 6;
 
 /**
- * The columnar history of one attribute of one entity (issue 5 "history layout"): the rows' times,
+ * The columnar history of one attribute of one entity: the rows' times,
  * numeric values, template ids and instance numbers, sorted by the instance's time (observedAt, or
  * modifiedAt when it has none), in one flat array of doubles (row-major, {@link STRIDE} numbers per
  * row; no JS object per instance), so a day of a city's feed fits in memory and lastN / time windows

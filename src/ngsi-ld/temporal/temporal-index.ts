@@ -16,7 +16,7 @@ export interface TemporalEntity {
 }
 
 /**
- * The in-memory columnar index of the temporal history (issue 5): per tenant, per entity, per attribute
+ * The in-memory columnar index of the temporal history: per tenant, per entity, per attribute
  * a {@link Series}. It is the state the history log's records build (src/store/history): applying the
  * records of the log in order, from empty, gives the same index, which is how start-up rebuilds it.
  * Every change also touches the {@link SegmentLedger}, which says which hours the graph copy lacks.

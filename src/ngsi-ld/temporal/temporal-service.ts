@@ -36,7 +36,7 @@ export interface TemporalOptions {
 }
 
 /**
- * The temporal history of the NGSI-LD API (ETSI GS CIM 009 v1.8 §5.6.11 to §5.6.16 writes; issue 5):
+ * The temporal history of the NGSI-LD API (ETSI GS CIM 009 v1.8 §5.6.11 to §5.6.16 writes):
  * every write goes to the in-memory {@link TemporalIndex} and the durable {@link HistoryLog}, and
  * resolves once it is on disk. Writes through the normal API arrive through {@link recordChange}, which
  * the entity repository awaits after each commit, so one acknowledged entity write is one acknowledged
@@ -58,8 +58,7 @@ export class TemporalService {
   /**
    * Opens the history log, rebuilds the index from it, applies retention and starts its timer; with
    * `opts.graph`, starts sealing into it ({@link attachGraph}). It needs no graph store to read the
-   * history, so app.ts opens it while the store worker recovers (docs/performance.md "Session 7:
-   * start-up": 3.4 s of a 100k-entity start-up that no longer come after the store's).
+   * history, so app.ts opens it while the store worker recovers (docs/decisions/0007-lenient-trusted-loads.md: 3.4 s of a 100k-entity start-up that no longer come after the store's).
    */
   static open(opts: TemporalOptions): TemporalService {
     const index = new TemporalIndex();

@@ -1,8 +1,7 @@
 /**
- * Puts background work off while foreground writes keep coming, for a bounded time (issue 2: on the
+ * Puts background work off while foreground writes keep coming, for a bounded time (on the
  * 2-core machine a write burst and the work it leaves behind compete for the same cores; the temporal
- * sealer took ~8 % of the service's CPU per entity of a batch fill, docs/performance.md "Session 4: the
- * write path" and "Session 7: sealing after the burst").
+ * sealer took ~8 % of the service's CPU per entity of a batch fill, docs/decisions/0005-maintenance-after-a-burst.md).
  *
  * The work is put off while the latest write is younger than `quietMs`, and for at most `maxDeferMs` from
  * the first time it was put off: a burst longer than that pays for its background work as before, so

@@ -11,7 +11,7 @@ export const CACHE_NEW_GRAPHS_UP_TO = 16;
  * stale data once the write is acknowledged. A small commit (at most {@link CACHE_NEW_GRAPHS_UP_TO} graphs:
  * a create, an update) also adds the graphs it wrote, since a client often reads back what it just wrote; a
  * bulk commit (a batch upsert) adds none, so a fill neither evicts the graphs being read nor leaves ~106 MB of
- * its last ~9,000 entities cached for nobody (docs/performance.md "Session 5: glibc's free memory, the graph
+ * its last ~9,000 entities cached for nobody (docs/decisions/0004-malloc-trim-and-heap-reduce.md, the graph
  * cache").
  *
  * Bounded by characters of text (config `GRAPH_CACHE_BYTES`), not by entries: a 10-attribute entity is about

@@ -106,8 +106,7 @@ export function decodeBinaryPayload(p: Buffer): JournalRecord {
 
 /**
  * Reads a payload as {@link decodeBinaryPayload} does, but leaves each write's N-Triples as a view into
- * `p` (the store worker loads those bytes into Oxigraph as they are, docs/performance.md "Session 6: the
- * store worker's per-entity cost"). The views live as long as `p` is not changed.
+ * `p` (the store worker loads those bytes into Oxigraph as they are, docs/decisions/0001-write-path.md). The views live as long as `p` is not changed.
  */
 export function binaryPayloadViews(p: Buffer): { seq: number; tenant: string; writes: GraphWriteBytes[] } {
   return readBinaryPayload(p, (at, n) => p.subarray(at, at + n));

@@ -33,8 +33,7 @@ export function encodeJournalRecord(r: JournalRecord): Buffer {
 }
 
 /**
- * A commit as the main thread sends it to the store worker (docs/performance.md "Session 6: the store
- * worker's per-entity cost"): the journal record of `writes` without its seq and header, in a buffer that
+ * A commit as the main thread sends it to the store worker (docs/decisions/0001-write-path.md): the journal record of `writes` without its seq and header, in a buffer that
  * owns its ArrayBuffer, so that `postMessage` can transfer it instead of copying. The worker loads the
  * N-Triples from it ({@link commitRecordWrites}) and appends the very same bytes once sealed
  * ({@link sealJournalRecord}): no string crosses the thread boundary and nothing is encoded twice.
@@ -116,7 +115,7 @@ function allZero(src: SegmentBytes, from: number): boolean {
  * ({@link encodeRecord}) or a binary journal record ({@link encodeJournalRecord}). No list of records is built: a record's
  * strings can be collected once `each` returns (measured at 100k bench entities: replaying a 245 MB
  * journal segment through a list of records left the store worker's heap at 357 MB, see
- * docs/performance.md "Session 4: RSS at 100k"). Records before the damage have been handed over when
+ * docs/decisions/0002-memory-at-scale.md). Records before the damage have been handed over when
  * it is found; callers that refuse the damage throw, which stops start-up anyway.
  */
 export function forEachRecord<T = JournalRecord>(

@@ -21,7 +21,7 @@ class FileWindow implements SegmentBytes {
     if (offset < this.start || offset + n > this.start + this.buf.length) {
       const size = Math.min(Math.max(n, this.windowBytes), this.length - offset);
       // one buffer, reused while it is large enough: a new 8 MiB buffer per window left ~48 MB of dead
-      // ArrayBuffers in a compaction worker (docs/performance.md "Session 5: compaction worker memory")
+      // ArrayBuffers in a compaction worker (docs/decisions/0002-memory-at-scale.md)
       if (this.mem.length < size) this.mem = Buffer.allocUnsafe(size);
       let got = 0;
       while (got < size) {
@@ -41,7 +41,7 @@ class FileWindow implements SegmentBytes {
  * build"): start-up replays, the temporal history's log and compaction read 100-270 MB segments this way
  * without a buffer of the whole file, which, surviving the replay, lived in the old generation until
  * the next full GC (183 MB of the main thread's RSS 3 s after a restart at 100k bench entities, see
- * docs/performance.md "Session 4: RSS at 100k"). Also returns the file's length. `windowBytes`: bytes
+ * docs/decisions/0002-memory-at-scale.md). Also returns the file's length. `windowBytes`: bytes
  * read at a time (default 8 MiB).
  */
 export function forEachRecordInFile<T = JournalRecord>(

@@ -25,7 +25,7 @@ export function plainTriplesOf(graph: string, triples: string): string {
 }
 
 /**
- * The replica's datasets (issue 6 item 4): each tenant's entity graphs as the store keeps them, plus a
+ * The replica's datasets: each tenant's entity graphs as the store keeps them, plus a
  * DEFAULT graph that holds the plain view of every entity. A SPARQL query without GRAPH reads the plain
  * view, so `?acc traffic:severity ?s` has one answer per value instead of also matching the
  * attribute's blank node; `GRAPH ?g { ... }` reads the full NGSI-LD RDF of each entity. The broker's

@@ -2,7 +2,7 @@ import type { GraphWrite } from "../graph-store";
 import type { WireError } from "../worker/protocol";
 import type { QueryForm, ResultFormat } from "../../rdf/sparql-results";
 
-/** One SPARQL query for the replica (issue 6 item 5). */
+/** One SPARQL query for the replica. */
 export interface ReplicaQuery {
   tenant: string;
   sparql: string;

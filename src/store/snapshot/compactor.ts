@@ -7,8 +7,7 @@ import { removeStaleSnapshots, SnapshotManifest, writeManifest } from "./snapsho
 
 /**
  * Heap limits of a compaction worker: an 8 MB young generation instead of V8's default took the
- * worker's peak RSS from +81 to +54 MB at the same CPU (docs/performance.md "Session 5: compaction
- * worker memory"). The old generation is not capped: the map of last writes grows with the graphs.
+ * worker's peak RSS from +81 to +54 MB at the same CPU (docs/decisions/0002-memory-at-scale.md). The old generation is not capped: the map of last writes grows with the graphs.
  */
 export const COMPACTION_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
 

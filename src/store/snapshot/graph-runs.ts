@@ -70,7 +70,7 @@ export function* graphRuns(chunks: Iterable<Uint8Array>, source: string): Genera
  * {@link graphRuns} of a snapshot file read into ONE buffer of `chunkBytes` (grown only for a line
  * longer than that), the partial last line moved to its front before the next read. A run's slice is
  * valid only until the run with `chunkEnd` has been handled: compaction copies kept lines this way
- * without a new buffer per chunk (docs/performance.md "Session 5: compaction worker memory").
+ * without a new buffer per chunk (docs/decisions/0002-memory-at-scale.md).
  */
 export function* graphRunsOfFile(file: string, chunkBytes = 8 * 1024 * 1024): Generator<GraphRun> {
   const fd = fs.openSync(file, "r");

@@ -28,8 +28,7 @@ function journalRecords(dir: string, after: number, upTo: number, each: (r: Jour
  * Where the last write of every graph in the journal records with `after < seq <= upTo` is, per tenant
  * (DESIGN.md "Durability is ours to build": every write replaces or drops a whole graph, so the last
  * one is the graph's state at `upTo`). Only positions are kept, not the writes' text: holding the text
- * of a 256 MB journal took the compaction worker to ~0.9 GB at 100k bench entities (docs/performance.md
- * "Session 4: RSS at 100k"); the text is read again by {@link appendWrites}.
+ * of a 256 MB journal took the compaction worker to ~0.9 GB at 100k bench entities (docs/decisions/0002-memory-at-scale.md); the text is read again by {@link appendWrites}.
  */
 export function lastWrites(dir: string, after: number, upTo: number): Map<string, Map<string, LastWrite>> {
   const tenants = new Map<string, Map<string, LastWrite>>();
@@ -87,7 +86,7 @@ interface Output {
 /**
  * ONE buffer for the texts appended to every output, flushed when full or when another output is
  * appended to (joining the texts into a string and encoding it anew every 8 MB kept ~40 MB more of the
- * compaction worker's heap: docs/performance.md "Session 5: compaction worker memory").
+ * compaction worker's heap: docs/decisions/0002-memory-at-scale.md).
  */
 class OutputBuffer {
   private readonly buf = Buffer.allocUnsafe(8 * 1024 * 1024);

@@ -3,7 +3,7 @@
  * `sliceMs`, the rest waits for the next turn of the event loop (`setImmediate`), so that what the
  * finished items started at the end of their turn goes out at once instead of after the whole backlog.
  *
- * Why the store worker needs it (docs/performance.md "Session 4: the write path"): the main thread may
+ * Why the store worker needs it (docs/decisions/0001-write-path.md): the main thread may
  * send several large commits in one message (three batches of 1,000 entities, ~200 ms of loading each).
  * Run back to back in one turn, the first commit's answers ("applied", then its journal group write,
  * which starts at the end of the turn) waited for all three loads: its fsync and the main thread's

@@ -153,7 +153,7 @@ function compactNow(): void {
  * commits of `compactQuietMs` (a write burst and a compaction compete for the same cores), unless the
  * journal has passed `journalCompactMaxBytes`, where it starts at once. The journal replays at start-up at
  * about the cost per quad of a snapshot when it holds new graphs, more when it holds many replacements: the
- * cap bounds that (docs/performance.md "Session 7: maintenance after the burst").
+ * cap bounds that (docs/decisions/0005-maintenance-after-a-burst.md).
  */
 function compactWhenDue(): void {
   quiet.touch();

@@ -116,7 +116,7 @@ export class TenantDatasets {
    * If Oxigraph refuses a write's text, every graph this commit touched is restored and the commit
    * fails with BadRequestData. `replay: true` is for journal replay of commits that were accepted
    * once: no ceiling and no undo copies (a failure there is fatal anyway), and Oxigraph parses the text
-   * leniently (no IRI validation, ~15 % less CPU per entity: docs/performance.md "Session 7: start-up"),
+   * leniently (no IRI validation, ~15 % less CPU per entity: docs/decisions/0007-lenient-trusted-loads.md),
    * since it passed a strict load when it was first committed. A new commit is always parsed strictly:
    * that load is where a bad IRI from a client is refused.
    * Writes to disk-only graphs are checked for their IRI and otherwise skipped (see the constructor).
@@ -198,7 +198,7 @@ export class TenantDatasets {
    * snapshot: one load call for the whole file left 2.37 GB of WASM memory, 32 MiB slices 1.78 GB in
    * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s. 8 MiB slices
    * instead of 32 MiB: RSS of the store alone after loading a 1.1 GB / 6.1 M-quad snapshot 1,883 and
-   * 1,936 MB instead of 1,982 and 2,006 MB, in the same time (docs/performance.md "Session 4: RSS at 100k").
+   * 1,936 MB instead of 1,982 and 2,006 MB, in the same time (docs/decisions/0002-memory-at-scale.md).
    * Disk-only graphs (see the constructor) are skipped.
    */
   loadSnapshot(

@@ -30,7 +30,7 @@ export async function openFeedStore(prefix: string, codec: EntityCodec): Promise
   store.onCommit((e) => cache.apply(e));
   const geo = new GeoIndex();
   store.onCommit((e) => geo.apply(e));
-  const repo = new EntityRepository(store, ids, codec, cache, geo);
+  const repo = new EntityRepository(store, ids, codec, cache);
   return {
     dir,
     store,

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startApp, RunningApp } from "../../../src/app";
+import { startApp, RunningApp } from "../../../src/app/start-app";
 import { loadConfig } from "../../../src/config/config";
 import { createLogger } from "../../../src/log/logger";
 

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import path from "node:path";
 import { ConfigError, loadConfig } from "../../../src/config/config";
 
-describe("loadConfig (issue 2 item 2)", () => {
+describe("loadConfig", () => {
   it("gives the embedded defaults", () => {
     const c = loadConfig({});
     expect(c.port).to.equal(1026);

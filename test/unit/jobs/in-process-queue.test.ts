@@ -21,7 +21,7 @@ const until = async (ok: () => boolean) => {
   for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
 };
 
-describe("in-process notification queue (issue 4 item 3)", () => {
+describe("in-process notification queue", () => {
   it("backs off exponentially up to the cap", () => {
     expect([1, 2, 3, 4, 5].map((n) => retryDelay(n, settings))).to.deep.equal([10, 20, 40, 40, 40]);
   });

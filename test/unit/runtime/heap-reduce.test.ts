@@ -17,7 +17,7 @@ import { loadMallocTrim } from "../../../src/runtime/malloc-trim";
 const MB = 1024 * 1024;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-describe("idle heap reduce (src/runtime/heap-reduce.ts, docs/performance.md Session 6)", () => {
+describe("idle heap reduce (src/runtime/heap-reduce.ts, docs/decisions/0001-write-path.md)", () => {
   it("reduces only an idle thread whose heap grew well past its floor, not twice in a row", () => {
     const fresh = { floor: 100 * MB, reducedAt: -Infinity };
     const grown = 100 * MB + REDUCE_MIN_GROWTH_BYTES;

@@ -29,7 +29,7 @@ function fakeAddon(): MallocTrimAddon & { free: number; trims: number } {
   return a;
 }
 
-describe("malloc trim (src/runtime/malloc-trim.ts, docs/performance.md Session 5)", () => {
+describe("malloc trim (src/runtime/malloc-trim.ts, docs/decisions/0004-malloc-trim-and-heap-reduce.md)", () => {
   it("trims only with enough free memory, and again only when it changed or aged", () => {
     const fresh = { freeAfterTrim: -1, trimmedAt: 0 };
     expect(shouldTrim(fresh, TRIM_MIN_FREE_BYTES - 1, 1000)).to.equal(false);

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { RequestOutbox } from "../../../src/store/request-outbox";
 
-describe("store request outbox (docs/performance.md Session 5: the POST latency chain)", () => {
+describe("store request outbox (docs/decisions/0001-write-path.md)", () => {
   /** An outbox on a fake clock whose end-of-turn callbacks run when `endTurn` is called. */
   function fake(maxWaitMs: number) {
     let clock = 0;

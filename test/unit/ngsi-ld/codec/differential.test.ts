@@ -13,7 +13,7 @@ import { generateEntity, Rng } from "./entity-generator";
 import { CORE_URL, ETSI_URL, documentLoader, loadContext } from "./local-contexts";
 
 /**
- * Differential test of the fast JSON-LD path against jsonld.js (issue 2 item 5), on generated entities.
+ * Differential test of the fast JSON-LD path against jsonld.js, on generated entities.
  * (a) the normative triples of entityToTriples equal jsonld.js toRDF of the same document (with
  *     GeoProperty values wrapped as {"@type":"@json"}, the codec's one documented deviation), compared
  *     as URDNA2015-canonical N-Quads;

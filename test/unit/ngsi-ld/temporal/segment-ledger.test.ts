@@ -18,7 +18,7 @@ const row = (iid: number, t: number, v: number | null, rest = '{"type":"Property
 const put = (r: RowTuple[]): HistoryRecord => ({ op: "put", t: "", e: "urn:e:1", at: 1, r });
 const dirty = (ix: TemporalIndex) => [...ix.ledger.dirty()].map((d) => [d.start, d.v]);
 
-describe("temporal: segment ledger and segment graph (issue 5 history in the graph)", () => {
+describe("temporal: segment ledger and segment graph", () => {
   it("marks the hours a change touches, and a seal clears only the version it read", () => {
     const ix = new TemporalIndex();
     ix.apply(put([row(1, H, 1), row(2, H + 60_000, 2), row(3, H + SEGMENT_MS, 3)]));

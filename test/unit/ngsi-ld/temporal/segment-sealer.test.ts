@@ -37,7 +37,7 @@ function closeHour(ix: TemporalIndex, n: number): void {
     ix.apply({ op: "put", t: "", e: `urn:e:${i}`, at: 1, r: [row(30_000 + i, H + SEGMENT_MS + 1)] });
 }
 
-describe("temporal: segment sealer (issue 5 history in the graph)", () => {
+describe("temporal: segment sealer", () => {
   it("seals open hours only when forced, and clears them once the seal is recorded", async () => {
     const { sealer, commits, dirty } = setup(3);
     expect(await sealer.sweep(false, H + SEGMENT_MS / 2)).to.equal(0); // the hour is still open

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { WriteBurstDeferral } from "../../../../src/ngsi-ld/temporal/write-burst-deferral";
 
-describe("temporal: write-burst deferral (issue 2, sealing after the burst)", () => {
+describe("temporal: write-burst deferral (sealing after the burst)", () => {
   it("puts the work off while writes are younger than the quiet period, and lets it run after a pause", () => {
     const d = new WriteBurstDeferral(2_000, 60_000);
     expect(d.defer(10_000, 10_500)).to.equal(true); // a write 0.5 s ago

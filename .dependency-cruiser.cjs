@@ -1,0 +1,95 @@
+/**
+ * The dependency direction of DESIGN.md "Layout and dependency direction", checked by `npm run lint`:
+ * app -> api -> domain -> (auth, events) -> ngsi-ld -> jobs -> store -> rdf -> errors; config, log,
+ * runtime and errors are leaves; no cycles; faces never import each other; koa only in api/ and app/;
+ * oxigraph only in store/.
+ */
+const layer = (name, forbidden) => ({
+  name: `${name}-imports-down`,
+  comment: `src/${name} imports only what lies below it`,
+  severity: "error",
+  from: { path: `^src/${name}/` },
+  to: { path: `^src/(${forbidden.join("|")})/` },
+});
+
+module.exports = {
+  forbidden: [
+    { name: "no-circular", severity: "error", from: {}, to: { circular: true } },
+    layer("api", ["app", "demo"]),
+    layer("domain", ["app", "api", "demo"]),
+    layer("auth", ["app", "api", "domain", "demo"]),
+    layer("events", ["app", "api", "domain", "auth", "demo"]),
+    layer("ngsi-ld", ["app", "api", "domain", "auth", "events", "demo"]),
+    layer("jobs", ["app", "api", "domain", "auth", "events", "ngsi-ld", "demo"]),
+    layer("store", ["app", "api", "domain", "auth", "events", "ngsi-ld", "jobs", "demo"]),
+    layer("rdf", ["app", "api", "domain", "auth", "events", "ngsi-ld", "jobs", "store", "demo"]),
+    layer("errors", [
+      "app",
+      "api",
+      "domain",
+      "auth",
+      "events",
+      "ngsi-ld",
+      "jobs",
+      "store",
+      "rdf",
+      "demo",
+      "config",
+      "log",
+      "runtime",
+    ]),
+    layer("config", [
+      "app",
+      "api",
+      "domain",
+      "auth",
+      "events",
+      "ngsi-ld",
+      "jobs",
+      "store",
+      "rdf",
+      "demo",
+      "log",
+      "runtime",
+    ]),
+    layer("log", [
+      "app",
+      "api",
+      "domain",
+      "auth",
+      "events",
+      "ngsi-ld",
+      "jobs",
+      "store",
+      "rdf",
+      "demo",
+      "runtime",
+    ]),
+    layer("runtime", ["app", "api", "domain", "auth", "events", "ngsi-ld", "jobs", "store", "rdf", "demo"]),
+    {
+      name: "faces-apart",
+      comment: "two api faces never import each other; shared plumbing lives in api/http and api/rest",
+      severity: "error",
+      from: { path: "^src/api/([^/]+)/" },
+      to: { path: "^src/api/", pathNot: ["^src/api/$1/", "^src/api/http/", "^src/api/rest/"] },
+    },
+    {
+      name: "koa-only-in-api-and-app",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(api|app)/" },
+      to: { path: "node_modules/(koa|@koa/[^/]+)/" },
+    },
+    {
+      name: "oxigraph-only-in-store",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/store/" },
+      to: { path: "node_modules/oxigraph/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    exclude: { path: "^(dist|dist-bench)/" },
+  },
+};

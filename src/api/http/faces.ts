@@ -1,0 +1,39 @@
+import type { Context, Middleware, Next } from "koa";
+import type { AppError } from "../../errors";
+import { problemDetails } from "./problem-details";
+import { requestOf, type FaceName } from "./request-context";
+
+/** How a face writes an error (status is set already; `err` is safe to show, see error-middleware). */
+export type ErrorRenderer = (ctx: Context, err: AppError, requestId: string) => void;
+
+/** A face as the request pipeline sees it: where it is mounted and how it renders its errors. */
+export interface FaceMount {
+  name: FaceName;
+  /** Path prefixes the face serves, e.g. "/ngsi-ld/" (a path equal to the prefix without "/" too). */
+  prefixes: readonly string[];
+  renderError: ErrorRenderer;
+}
+
+/** ProblemDetails, for faces without a format of their own. */
+export const renderProblem: ErrorRenderer = (ctx, err, requestId) => {
+  ctx.body = problemDetails(err, requestId);
+  ctx.type = "application/json";
+};
+
+/** Marks each request with the face whose prefix it falls under (the longest prefix wins). */
+export function faceSelector(faces: readonly FaceMount[]): Middleware {
+  const byPrefix = faces
+    .flatMap((f) => f.prefixes.map((p) => ({ p, bare: p.replace(/\/$/, ""), name: f.name })))
+    .sort((a, b) => b.p.length - a.p.length);
+  return async (ctx: Context, next: Next) => {
+    const hit = byPrefix.find((x) => ctx.path.startsWith(x.p) || ctx.path === x.bare);
+    if (hit) requestOf(ctx).face = hit.name;
+    await next();
+  };
+}
+
+/** The renderer of each face by name, ProblemDetails for the rest. */
+export function renderers(faces: readonly FaceMount[]): (face: FaceName) => ErrorRenderer {
+  const m = new Map<FaceName, ErrorRenderer>(faces.map((f) => [f.name, f.renderError]));
+  return (face) => m.get(face) ?? renderProblem;
+}

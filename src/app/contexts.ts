@@ -1,0 +1,40 @@
+import type { Config } from "../config/config";
+import { ResponseCache } from "../api/ngsi-ld/response-cache";
+import { RenderedEntityCache } from "../ngsi-ld/query/rendered-entity-cache";
+import { compileContext } from "../rdf/compile-context";
+import { ContextLoader } from "../rdf/context-loader";
+import { ContextRegistry } from "../rdf/context-registry";
+import { ContextService } from "../rdf/context-service";
+
+/** The JSON-LD contexts (loaded, compiled, hosted) and the caches whose answers depend on them. */
+export interface ContextParts {
+  registry: ContextRegistry;
+  contexts: ContextService;
+  /** Rendered NGSI-LD answers by request; cleared when a context changes. */
+  responses: ResponseCache;
+  /** Rendered entity texts for query answers; cleared when a context changes. */
+  rendered: RenderedEntityCache;
+  /** The compiled context of an @context value (undefined = core only). */
+  compile(value: unknown): ReturnType<ContextService["compiled"]>;
+}
+
+/** Loads the hosted and cached contexts and compiles the core context. */
+export async function openContexts(config: Config): Promise<ContextParts> {
+  const loader = new ContextLoader({
+    dataDir: config.dataDir,
+    preloadDir: config.preloadContextsDir,
+    timeoutMs: config.contextFetchTimeoutMs,
+  });
+  const registry = new ContextRegistry({ dataDir: config.dataDir, loader });
+  const contexts = new ContextService({ loader, compile: compileContext, usage: registry });
+  const responses = new ResponseCache();
+  const rendered = new RenderedEntityCache(config.queryCacheBytes);
+  registry.onChange(() => {
+    contexts.clear();
+    responses.clear();
+    rendered.clear();
+  });
+  await registry.init();
+  await contexts.init();
+  return { registry, contexts, responses, rendered, compile: (v) => contexts.compiled(v) };
+}

@@ -1,0 +1,38 @@
+import Router from "@koa/router";
+import { renderProblem } from "../../api/http/faces";
+import { registerBatchRoutes } from "../../api/ngsi-ld/batch-routes";
+import { registerDiscoveryRoutes } from "../../api/ngsi-ld/discovery-routes";
+import { registerEntityRoutes } from "../../api/ngsi-ld/entities-routes";
+import { registerJsonLdContextRoutes } from "../../api/ngsi-ld/jsonld-contexts-routes";
+import { ngsiRequest } from "../../api/ngsi-ld/ngsi-request";
+import { registerQueryRoutes } from "../../api/ngsi-ld/query-routes";
+import { registerSubscriptionRoutes } from "../../api/ngsi-ld/subscription-routes";
+import { registerTemporalQueryRoutes } from "../../api/ngsi-ld/temporal-query-routes";
+import { registerTemporalRoutes } from "../../api/ngsi-ld/temporal-routes";
+import type { Config } from "../../config/config";
+import type { ContextParts } from "../contexts";
+import type { NgsiLdCore } from "../ngsi-ld";
+import type { Storage } from "../storage";
+import type { SubscriptionParts } from "../subscriptions";
+import type { Face } from "./face";
+
+/** The NGSI-LD API (ETSI GS CIM 009 v1.8) at `/ngsi-ld/v1`, errors as ProblemDetails. */
+export function ngsiLdFace(
+  config: Config,
+  { temporal }: Storage,
+  contexts: ContextParts,
+  core: NgsiLdCore,
+  subs: SubscriptionParts,
+): Face {
+  const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
+  ngsi.use(ngsiRequest(contexts.contexts, config.maxBodyBytes));
+  registerEntityRoutes(ngsi, core.entities, core.attributes, contexts.responses);
+  registerBatchRoutes(ngsi, core.batch, core.entities, contexts.contexts);
+  registerQueryRoutes(ngsi, core.querySources, contexts.rendered, config.maxLimit);
+  registerJsonLdContextRoutes(ngsi, contexts.registry);
+  registerDiscoveryRoutes(ngsi, core.discovery);
+  registerTemporalRoutes(ngsi, temporal);
+  registerTemporalQueryRoutes(ngsi, temporal.index, config.temporalPageInstances, config.maxLimit);
+  registerSubscriptionRoutes(ngsi, subs.subscriptions, contexts.compile, config.maxLimit);
+  return { mount: { name: "ngsi-ld", prefixes: ["/ngsi-ld/"], renderError: renderProblem }, routers: [ngsi] };
+}

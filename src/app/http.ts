@@ -1,0 +1,63 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import Koa, { type Middleware } from "koa";
+import { accessLog } from "../api/http/access-log";
+import { errorMiddleware } from "../api/http/error-middleware";
+import { faceSelector, renderers, type FaceMount } from "../api/http/faces";
+import { requestId } from "../api/http/request-id";
+import type { Config } from "../config/config";
+import { AppError } from "../errors";
+import type { Logger } from "../log/logger";
+import type { Face } from "./faces/face";
+
+/**
+ * The request pipeline every face shares (DESIGN.md "The request pipeline"): request id -> access
+ * log -> face selection -> the face's error renderer -> `gates` (auth, then rate limit) -> the faces'
+ * routes -> 404.
+ */
+export function buildHttpApp(log: Logger, faces: readonly Face[], gates: readonly Middleware[] = []): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  const mounts = faces.map((f) => f.mount).filter((m): m is FaceMount => m !== undefined);
+  app.use(requestId());
+  app.use(accessLog(log));
+  app.use(faceSelector(mounts));
+  app.use(errorMiddleware(log, renderers(mounts)));
+  for (const g of gates) app.use(g);
+  for (const r of faces.flatMap((f) => f.routers)) {
+    app.use(r.routes());
+    app.use(
+      r.allowedMethods({
+        throw: true,
+        methodNotAllowed: () => new AppError("MethodNotAllowed", "Method not allowed on this resource"),
+        notImplemented: () => new AppError("OperationNotSupported", "Method not implemented"),
+      }),
+    );
+  }
+  app.use(async () => {
+    throw new AppError("ResourceNotFound", "No such resource");
+  });
+  // errors past the error middleware (a response stream failing mid-way) go to the log
+  app.on("error", (err: unknown) => log.warn("response error", { error: String(err) }));
+  return app;
+}
+
+/** Listens on the configured address; resolves with the server and its base URL. */
+export async function listen(config: Config, app: Koa): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+/** Stops accepting connections and waits for in-flight requests. */
+export function closeServer(server: http.Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

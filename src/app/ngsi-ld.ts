@@ -1,0 +1,91 @@
+import type { Config } from "../config/config";
+import type { CommitPipeline } from "../events/commit-pipeline";
+import type { Logger } from "../log/logger";
+import { DiscoveryIndex } from "../ngsi-ld/discovery/discovery-index";
+import { AttributeService } from "../ngsi-ld/entities/attribute-service";
+import { BatchService } from "../ngsi-ld/entities/batch-service";
+import { EntityRepository } from "../ngsi-ld/entities/entity-repository";
+import { EntityService } from "../ngsi-ld/entities/entity-service";
+import { AttributeIndex } from "../ngsi-ld/query/index/attribute-index";
+import { EntityViewCache } from "../ngsi-ld/query/entity-view-cache";
+import { GeoIndex } from "../ngsi-ld/query/geo";
+import type { QuerySources } from "../ngsi-ld/query/entity-query";
+import type { CompiledContext } from "../rdf/compiled-context";
+import { EntityIndex } from "../store/indexes/entity-index";
+import { GraphCache } from "../store/indexes/graph-cache";
+import { scanGraphs } from "../store/indexes/graph-scan";
+import type { ContextParts } from "./contexts";
+import { fastEntityCodec } from "./entity-codec";
+import type { Storage } from "./storage";
+
+/** The NGSI-LD model over the store: indexes derived from the graph, the repository and its services. */
+export interface NgsiLdCore {
+  index: EntityIndex;
+  geo: GeoIndex;
+  discovery: DiscoveryIndex;
+  repo: EntityRepository;
+  views: EntityViewCache;
+  querySources: QuerySources;
+  entities: EntityService;
+  attributes: AttributeService;
+  batch: BatchService;
+  coreContext: CompiledContext;
+}
+
+/**
+ * Builds the entity index (before anything reads), the derived indexes (filled in the background by
+ * one scan of every entity graph), the repository and the entity services, and registers each
+ * derived index as a stage of the commit pipeline.
+ */
+export async function buildNgsiLdCore(
+  config: Config,
+  log: Logger,
+  { store }: Storage,
+  contexts: ContextParts,
+  pipeline: CommitPipeline,
+): Promise<NgsiLdCore> {
+  const index = new EntityIndex();
+  const idsStart = Date.now();
+  await index.rebuild(store);
+  log.info("entity index rebuilt", { entities: index.size(""), ms: Date.now() - idsStart });
+  pipeline.derive("entity index", (e) => index.apply(e));
+  const geo = new GeoIndex();
+  pipeline.derive("geo index", (e) => geo.apply(e));
+  const discovery = new DiscoveryIndex(store, index);
+  pipeline.derive("discovery index", (e) => discovery.apply(e));
+  const cache = new GraphCache(config.graphCacheBytes);
+  pipeline.derive("graph cache", (e) => cache.apply(e));
+  pipeline.derive("response cache", (e) => contexts.responses.apply(e));
+  pipeline.derive("rendered entity cache", (e) => contexts.rendered.apply(e));
+  const coreContext = await contexts.contexts.compiled(undefined);
+  const attrIndex = new AttributeIndex(
+    (t, id) => fastEntityCodec.fromTriples(t, id, coreContext),
+    coreContext,
+  );
+  pipeline.derive("attribute index", (e) => attrIndex.apply(e));
+  // One pass over every entity graph fills the attribute and geo indexes in the background: the service
+  // answers at once, queries wait for the attribute index (ready()) before they consult either index.
+  const scanStart = Date.now();
+  const scan = scanGraphs(store, (t) => index.ids(t), [attrIndex, geo], {
+    progress: (p) => log.info("derived indexes filling", p),
+  });
+  attrIndex.fillingBy(scan).then(
+    () => log.info("derived indexes filled (attribute, geo)", { ms: Date.now() - scanStart }),
+    (e: unknown) => log.error("derived index fill failed", { error: String(e) }),
+  );
+  const repo = new EntityRepository(store, index, fastEntityCodec, cache);
+  const views = new EntityViewCache(repo, 5_000);
+  pipeline.derive("entity view cache", (e) => views.apply(e));
+  return {
+    index,
+    geo,
+    discovery,
+    repo,
+    views,
+    querySources: { index: attrIndex, geo, views },
+    entities: new EntityService(repo),
+    attributes: new AttributeService(repo),
+    batch: new BatchService(repo),
+    coreContext,
+  };
+}

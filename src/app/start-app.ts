@@ -1,0 +1,66 @@
+import type http from "node:http";
+import type { Config } from "../config/config";
+import { startFeed } from "../demo/ingest/http-feeder";
+import { seedIfEmpty } from "../demo/ingest/start-data";
+import { CommitPipeline } from "../events/commit-pipeline";
+import type { Logger } from "../log/logger";
+import type { GraphStore } from "../store/graph-store";
+import { openContexts } from "./contexts";
+import { dashboardFace } from "./faces/dashboard-face";
+import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { rootFace } from "./faces/root-face";
+import { sparqlFace } from "./faces/sparql-face";
+import { buildHttpApp, closeServer, listen } from "./http";
+import { buildNgsiLdCore } from "./ngsi-ld";
+import { openStorage } from "./storage";
+import { startSubscriptions } from "./subscriptions";
+
+/** A running citygraph service. */
+export interface RunningApp {
+  /** Base URL, e.g. http://127.0.0.1:1026 */
+  url: string;
+  server: http.Server;
+  store: GraphStore;
+  /** Graceful stop: no new connections, in-flight requests finish, the journal is flushed. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root (DESIGN.md "Layout"): opens the storage, builds the NGSI-LD model and the
+ * commit pipeline, mounts the faces on one HTTP server, then seeds the demo city and starts its feed.
+ */
+export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
+  const started = Date.now();
+  const storage = await openStorage(config, log);
+  const pipeline = new CommitPipeline();
+  const contexts = await openContexts(config);
+  const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
+  pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
+  const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
+  pipeline.attach(storage.store, core.repo);
+  log.debug("commit pipeline", pipeline.describe());
+  if (config.seed)
+    await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
+
+  const faces = [
+    rootFace(storage, subs),
+    sparqlFace(config, log, pipeline),
+    ngsiLdFace(config, storage, contexts, core, subs),
+    dashboardFace(config),
+  ];
+  const { server, url } = await listen(config, buildHttpApp(log, faces));
+  log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
+  const stopFeed = config.feed ? startFeed({ baseUrl: url, log }) : () => undefined;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      stopFeed();
+      await closeServer(server);
+      await subs.close();
+      for (const f of faces) await f.close?.();
+      await storage.close();
+      log.info("citygraph stopped");
+    })());
+  return { url, server, store: storage.store, close };
+}

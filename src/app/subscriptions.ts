@@ -1,0 +1,77 @@
+import type { Config } from "../config/config";
+import type { CommitPipeline } from "../events/commit-pipeline";
+import { createNotificationQueue } from "../jobs/create-queue";
+import { closeMqttClients } from "../jobs/mqtt-sender";
+import type { NotificationQueue } from "../jobs/notification-job";
+import type { Logger } from "../log/logger";
+import { queryEntities } from "../ngsi-ld/query/entity-query";
+import { SubscriptionIndex } from "../ngsi-ld/subscriptions/subscription-index";
+import { SubscriptionNotifier } from "../ngsi-ld/subscriptions/subscription-notifier";
+import { SubscriptionRepository } from "../ngsi-ld/subscriptions/subscription-repository";
+import { SubscriptionService } from "../ngsi-ld/subscriptions/subscription-service";
+import type { ContextParts } from "./contexts";
+import { fastEntityCodec } from "./entity-codec";
+import type { NgsiLdCore } from "./ngsi-ld";
+import type { Storage } from "./storage";
+
+/** NGSI-LD subscriptions, their notifier and the delivery queue. */
+export interface SubscriptionParts {
+  subscriptions: SubscriptionService;
+  queue: NotificationQueue;
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the subscriptions, starts the notification queue (in process, or BullMQ with `REDIS_URL`) and
+ * registers the notifier as a delivery stage: an acknowledged write has its notifications enqueued.
+ */
+export async function startSubscriptions(
+  config: Config,
+  log: Logger,
+  { store }: Storage,
+  contexts: ContextParts,
+  core: NgsiLdCore,
+  pipeline: CommitPipeline,
+): Promise<SubscriptionParts> {
+  const subscriptions = new SubscriptionService(
+    new SubscriptionRepository(store),
+    new SubscriptionIndex(),
+    contexts.compile,
+    (msg, fields) => log.warn(msg, fields),
+  );
+  await subscriptions.load();
+  const notifier = new SubscriptionNotifier({
+    service: subscriptions,
+    read: (tenant, ids, ctx) => core.views.read(tenant, ids, ctx),
+    recompact: (e, from, to) => fastEntityCodec.fromTriples(fastEntityCodec.toTriples(e, from), e.id, to),
+    query: async (tenant, filter, ctx) =>
+      (
+        await queryEntities(
+          core.querySources,
+          tenant,
+          { ...filter, limit: config.maxLimit, offset: 0, count: false },
+          ctx,
+        )
+      ).entities,
+    statsFlushMs: config.notify.statusFlushMs,
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  const queue = createNotificationQueue(
+    config.notify,
+    config.redisUrl,
+    (r) => notifier.onResult(r),
+    (e) => log.error("notification queue error", { error: e.message }),
+  );
+  notifier.attach(queue);
+  pipeline.deliver("NGSI-LD notifications", notifier);
+  return {
+    subscriptions,
+    queue,
+    close: async () => {
+      notifier.close();
+      await subscriptions.flush();
+      await queue.close();
+      await closeMqttClients();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import type { EntityChangeMeta } from "../ngsi-ld/entities/entity-repository";
+import { entityWrites, type CommitEvent, type GraphStore } from "../store/graph-store";
+
+/** What one committed write carries to the stages after the store (the typed change event). */
+export type ChangeEvent = CommitEvent;
+
+/** A durable stage: state that must be as durable as the write (the temporal history). */
+export type DurableHook = (tenant: string, change: EntityChangeMeta) => Promise<void>;
+
+/** A delivery stage: sees each commit, and the acknowledgement of commit `seq` waits for `settled(seq)`. */
+export interface DeliveryStage {
+  onCommit(event: ChangeEvent): void;
+  settled(seq: number): Promise<void> | undefined;
+}
+
+/** The committer the pipeline hooks into (the entity repository). */
+export interface PipelineCommitter {
+  onDurableCommit(hook: DurableHook): void;
+  setCommitBarrier(barrier: (seq: number) => Promise<void> | undefined): void;
+}
+
+interface Named<T> {
+  name: string;
+  stage: T;
+}
+
+/**
+ * The one place that says what a write has done when its client hears "201" (DESIGN.md "The commit
+ * pipeline"). Stages, in order:
+ * 1. apply: the store applies the write (GraphStore.commit);
+ * 2. durable: the journal's fsync and every durable hook, in parallel; a failing hook fails the
+ *    acknowledgement;
+ * 3. derived: indexes and caches derived from the graph, updated synchronously from the change event
+ *    (entity graphs only, unless registered for every graph);
+ * 4. deliver: enqueue of deliveries (notifications; later alerts, verification jobs);
+ * 5. acknowledge: the write resolves once every delivery stage has settled its enqueue.
+ */
+export class CommitPipeline {
+  private readonly durables: Named<DurableHook>[] = [];
+  private readonly derived: Named<{ listener: (e: ChangeEvent) => void; allGraphs: boolean }>[] = [];
+  private readonly deliveries: Named<DeliveryStage>[] = [];
+
+  /** Adds a durable stage (2). */
+  durable(name: string, hook: DurableHook): void {
+    this.durables.push({ name, stage: hook });
+  }
+
+  /** Adds a derived-state stage (3): entity graphs only, or every graph with `allGraphs`. Returns a removal. */
+  derive(name: string, listener: (e: ChangeEvent) => void, allGraphs = false): () => void {
+    const entry = { name, stage: { listener, allGraphs } };
+    this.derived.push(entry);
+    return () => {
+      const i = this.derived.indexOf(entry);
+      if (i >= 0) this.derived.splice(i, 1);
+    };
+  }
+
+  /** The change feed of every graph as one derived stage, for parts that take the store's `onCommit`. */
+  feed(name: string): Pick<GraphStore, "onCommit"> {
+    return { onCommit: (listener) => this.derive(name, listener, true) };
+  }
+
+  /** Adds a delivery stage (4). */
+  deliver(name: string, stage: DeliveryStage): void {
+    this.deliveries.push({ name, stage });
+  }
+
+  /** The stage names in the order they run, for the log and the docs. */
+  describe(): { durable: string[]; derived: string[]; deliver: string[] } {
+    const names = <T>(xs: Named<T>[]) => xs.map((x) => x.name);
+    return { durable: names(this.durables), derived: names(this.derived), deliver: names(this.deliveries) };
+  }
+
+  /** Connects the stages to the store's change feed and to the committer. Returns a detach. */
+  attach(store: Pick<GraphStore, "onCommit">, committer: PipelineCommitter): () => void {
+    committer.onDurableCommit(async (tenant, change) => {
+      if (this.durables.length === 1) return this.durables[0].stage(tenant, change);
+      await Promise.all(this.durables.map((d) => d.stage(tenant, change)));
+    });
+    committer.setCommitBarrier((seq) => {
+      const waits = this.deliveries.map((d) => d.stage.settled(seq)).filter((p) => p !== undefined);
+      if (waits.length === 0) return undefined;
+      return waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
+    });
+    return store.onCommit((event) => {
+      const entities = entityWrites(event);
+      for (const { stage } of this.derived) {
+        if (stage.allGraphs) stage.listener(event);
+        else if (entities) stage.listener(entities);
+      }
+      for (const { stage } of this.deliveries) stage.onCommit(event);
+    });
+  }
+}
