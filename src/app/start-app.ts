@@ -8,12 +8,14 @@ import type { GraphStore } from "../store/graph-store";
 import { openContexts } from "./contexts";
 import { dashboardFace } from "./faces/dashboard-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { restAFace } from "./faces/rest-a-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
 import { buildHttpApp, closeServer, listen } from "./http";
 import { buildNgsiLdCore } from "./ngsi-ld";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
+import { buildTrafficDomain } from "./traffic";
 
 /** A running citygraph service. */
 export interface RunningApp {
@@ -38,6 +40,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
   pipeline.attach(storage.store, core.repo);
+  const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
@@ -46,6 +49,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
+    restAFace(config, traffic),
     dashboardFace(config),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces));

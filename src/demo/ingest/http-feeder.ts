@@ -1,5 +1,6 @@
 import fetch from "node-fetch";
 import type { Logger } from "../../log/logger";
+import { TRAFFIC_CONTEXT_URL } from "../../domain/vocabulary";
 import { createFeed, loadFeedCameras } from "../feed";
 
 /** Options of {@link startFeed}. */
@@ -11,8 +12,13 @@ export interface FeederOptions {
   intervalMs?: number;
   /** PRNG seed of the feed (default 20261121). */
   seed?: number;
-  /** The first tick catches up on this much time before the start (default 3 h), so accidents exist at once. */
+  /**
+   * History sent at start, so that accidents, statistics, forecasts and analytics have data from the first
+   * minute (default 26 h: a whole day with its rush hours and accidents, whatever the hour of the start).
+   */
   backfillMs?: number;
+  /** Window of each backfill tick (default 15 min: every camera observed every 15 minutes of the past). */
+  backfillStepMs?: number;
   /** Accidents per hour city-wide (default: the feed's own, 2). */
   accidentsPerHour?: number;
 }
@@ -27,22 +33,36 @@ const BATCH = 500;
  */
 export function startFeed(opts: FeederOptions): () => void {
   const { log } = opts;
-  const start = new Date(Date.now() - (opts.backfillMs ?? 3 * 3_600_000));
-  const feed = createFeed({
-    seed: opts.seed ?? 20261121,
-    cameras: loadFeedCameras(),
-    startTime: start,
-    accidentsPerHour: opts.accidentsPerHour,
-  });
+  let start = new Date(Date.now() - (opts.backfillMs ?? 26 * 3_600_000));
+  const step = opts.backfillStepMs ?? 15 * 60_000;
+  // the time the next tick observes up to: walks through the backfill in steps, then follows the clock
+  let cursor = start.getTime();
+  let feed: ReturnType<typeof createFeed> | undefined;
   const url = `${opts.baseUrl}/ngsi-ld/v1/entityOperations/upsert?options=update`;
   let running = false;
   let stopped = false;
+  let caughtUp = false;
+  const started = Date.now();
   const tick = async (): Promise<void> => {
     if (running || stopped) return;
     running = true;
     const t0 = Date.now();
     try {
-      const docs = feed.tick(new Date());
+      if (!feed) {
+        // after a restart, go on from the latest observation the broker holds (no history sent twice)
+        const latest = await latestObservation(opts.baseUrl);
+        if (latest !== undefined && latest > start.getTime()) start = new Date(Math.min(latest, Date.now()));
+        cursor = start.getTime();
+        feed = createFeed({
+          seed: opts.seed ?? 20261121,
+          cameras: loadFeedCameras(),
+          startTime: start,
+          accidentsPerHour: opts.accidentsPerHour,
+        });
+      }
+      const now = Date.now();
+      cursor = Math.min(now, cursor + step);
+      const docs = feed.tick(new Date(cursor));
       let refused = 0;
       for (let i = 0; i < docs.length && !stopped; i += BATCH) {
         const res = await fetch(url, {
@@ -54,7 +74,18 @@ export function startFeed(opts: FeederOptions): () => void {
         if (res.status === 207) refused += (JSON.parse(text) as { errors?: unknown[] }).errors?.length ?? 0;
         else if (res.status >= 300) throw new Error(`upsert answered ${res.status}: ${text.slice(0, 300)}`);
       }
-      log.debug("feed tick", { documents: docs.length, refused, ms: Date.now() - t0 });
+      log.debug("feed tick", {
+        at: new Date(cursor).toISOString(),
+        documents: docs.length,
+        refused,
+        ms: Date.now() - t0,
+      });
+      if (cursor < now && !stopped)
+        setImmediate(() => void tick()); // still backfilling
+      else if (!caughtUp) {
+        caughtUp = true;
+        log.info("feed backfill done", { from: start.toISOString(), ms: Date.now() - started });
+      }
       if (refused) log.warn("feed documents refused", { refused });
     } catch (e) {
       if (!stopped) log.error("feed tick failed", { error: e instanceof Error ? e.message : String(e) });
@@ -69,4 +100,22 @@ export function startFeed(opts: FeederOptions): () => void {
     stopped = true;
     clearInterval(timer);
   };
+}
+
+/** dateObservedTo of one TrafficFlowObserved in the broker (epoch ms), or undefined. */
+async function latestObservation(baseUrl: string): Promise<number | undefined> {
+  const res = await fetch(
+    `${baseUrl}/ngsi-ld/v1/entities?type=TrafficFlowObserved&limit=1&options=keyValues`,
+    {
+      headers: {
+        Link: `<${TRAFFIC_CONTEXT_URL}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
+      },
+    },
+  );
+  if (res.status !== 200) return undefined;
+  const [e] = (await res.json()) as { dateObservedTo?: unknown }[];
+  const v = e?.dateObservedTo;
+  const text = typeof v === "object" && v !== null ? (v as { "@value"?: unknown })["@value"] : v;
+  const t = typeof text === "string" ? Date.parse(text) : NaN;
+  return Number.isNaN(t) ? undefined : t;
 }

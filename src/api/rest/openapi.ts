@@ -1,0 +1,93 @@
+import type { JsonSchema, RouteSpec } from "./schema-route";
+
+/** The `components.schemas` entry of the error body (§7). */
+export const ERROR_SCHEMA: JsonSchema = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message", "details"],
+      properties: {
+        code: { type: "string" },
+        message: { type: "string" },
+        details: { type: "object" },
+        request_id: { type: "string" },
+        retry_after: { type: "integer" },
+      },
+    },
+  },
+};
+
+/** Koa path -> OpenAPI path: "/cameras/:camera_id" -> "/cameras/{camera_id}". */
+export function openApiPath(koaPath: string): string {
+  return koaPath.replace(/:([A-Za-z_]+)/g, "{$1}");
+}
+
+/**
+ * The OpenAPI 3.1 document of a REST face, made from the same route specs (and schemas) the routes
+ * validate with.
+ */
+export function buildOpenApi(
+  info: { title: string; version: string; description: string },
+  serverUrl: string,
+  specs: readonly RouteSpec[],
+): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const s of specs) {
+    const params: unknown[] = [];
+    for (const [name, description] of Object.entries(s.params ?? {})) {
+      params.push({ name, in: "path", required: true, description, schema: { type: "string" } });
+    }
+    const q = (s.query?.properties ?? {}) as Record<string, JsonSchema>;
+    const required = (s.query?.required ?? []) as string[];
+    for (const [name, schema] of Object.entries(q)) {
+      const { description, ...rest } = schema;
+      params.push({ name, in: "query", required: required.includes(name), description, schema: rest });
+    }
+    const err = (d: string) => ({
+      description: d,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    });
+    const responses: Record<string, unknown> = {
+      "200": {
+        description: "Success",
+        content: { [s.produces ?? "application/json"]: { schema: s.response } },
+      },
+      "400": err(
+        "INVALID_PARAMETER (a bad value; details.parameter, value, expected) or INVALID_REQUEST (a required parameter missing)",
+      ),
+      "500": err("INTERNAL_ERROR, with request_id"),
+    };
+    if (s.params) responses["404"] = err("NOT_FOUND");
+    if (s.access !== "public") {
+      responses["401"] = err("UNAUTHORIZED");
+      responses["403"] = err("FORBIDDEN");
+      responses["429"] = err("RATE_LIMIT_EXCEEDED");
+    }
+    const op: Record<string, unknown> = {
+      operationId: s.operationId,
+      summary: s.summary,
+      tags: [s.tag],
+      parameters: params,
+      responses,
+    };
+    if (s.access !== "public") op["x-required-role"] = s.access;
+    if (s.body) op.requestBody = { required: true, content: { "application/json": { schema: s.body } } };
+    (paths[openApiPath(s.path)] ??= {})[s.method] = op;
+  }
+  return {
+    openapi: "3.1.0",
+    info,
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: { Error: ERROR_SCHEMA },
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+      },
+    },
+    security: [{ bearer: [] }, { apiKey: [] }],
+  };
+}

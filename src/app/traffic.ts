@@ -1,0 +1,32 @@
+import { createTrafficDomain, type TrafficDomain } from "../domain/traffic";
+import { TRAFFIC_ENTITY_CONTEXT } from "../domain/vocabulary";
+import type { CommitPipeline } from "../events/commit-pipeline";
+import type { ContextParts } from "./contexts";
+import type { NgsiLdCore } from "./ngsi-ld";
+import type { Storage } from "./storage";
+
+/**
+ * The traffic domain over the NGSI-LD model: registered as a derived stage of the commit pipeline,
+ * then filled from the graph and its temporal history.
+ */
+export async function buildTrafficDomain(
+  storage: Storage,
+  contexts: ContextParts,
+  core: NgsiLdCore,
+  pipeline: CommitPipeline,
+): Promise<TrafficDomain> {
+  const traffic = await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]);
+  const domain = createTrafficDomain({
+    traffic,
+    temporal: storage.temporal.index,
+    entities: core.entities,
+    source: {
+      idsOfType: (tenant, type) =>
+        [...core.index.entries(tenant)].filter(([, t]) => t.includes(type)).map(([id]) => id),
+      read: (tenant, ids, ctx) => core.views.read(tenant, ids, ctx),
+    },
+  });
+  pipeline.derive("traffic projection", (e) => domain.apply(e));
+  await domain.load();
+  return domain;
+}

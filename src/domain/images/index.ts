@@ -1,0 +1,3 @@
+export type { CameraFrame, CameraImageSource } from "./camera-image-source";
+export { RenderedFrameSource } from "./rendered-frame-source";
+export { SnapshotUrlSource } from "./snapshot-url-source";
