@@ -52,7 +52,8 @@ async function openMap(page: Page, url: string): Promise<{ dcl: number; load: nu
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+  await page.waitForTimeout(400); // Leaflet's pan and fade, driven by script
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: "disabled" });
 }
 
 describe("operations dashboard in Chromium (issue 23)", function () {
@@ -160,7 +161,11 @@ describe("operations dashboard in Chromium (issue 23)", function () {
     await popup.waitFor();
     expect(await popup.locator("h3").textContent()).to.equal("Trần Quang Khải - Trần Khắc Chân");
     await popup.getByText("Average speed").waitFor();
+    await popup.getByText("Detections today").waitFor();
     expect(await popup.textContent()).to.match(/\d+(\.\d)? km\/h/);
+    expect(await popup.locator(".popup-stats").textContent()).to.match(/Uptime, 24 h[\d.]+ %/);
+    // the latest image came through REST A with the session's token and is drawn
+    await page.waitForFunction(`document.querySelector(".camera-popup img")?.naturalWidth > 0`);
     await shot(page, "camera-popup");
   });
 
@@ -182,7 +187,18 @@ describe("operations dashboard in Chromium (issue 23)", function () {
     expect(await page.getByRole("tab", { name: /Zones/ }).getAttribute("aria-selected")).to.equal("true");
     expect(await page.evaluate("document.activeElement.id")).to.equal("tab-zones");
     expect(await page.locator("#panel-zones li").count()).to.be.greaterThan(10);
-    await shot(page, "zones-list");
+  });
+
+  it("opens a zone's panel with its state and the 24 h forecast as a chart", async () => {
+    await page.locator("#panel-zones button.item", { hasText: "Quận 1" }).first().click();
+    const panel = page.locator(".zone-panel");
+    await panel.locator("svg.forecast-chart").waitFor();
+    expect(await panel.locator("h3").textContent()).to.equal("Quận 1");
+    expect(await panel.locator("svg.forecast-chart circle").count()).to.equal(24);
+    expect(await panel.locator("dd").first().textContent()).to.match(/^(free|light|moderate|heavy|severe)$/);
+    expect(await panel.locator("table tbody tr").count()).to.equal(24);
+    await panel.locator("svg.forecast-chart").scrollIntoViewIfNeeded();
+    await shot(page, "zone-panel");
   });
 
   it("runs the active-camera query in the SPARQL console and offers its rows as CSV", async () => {

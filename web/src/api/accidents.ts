@@ -1,4 +1,4 @@
-import { dateTime, getEntity, queryAll, type DateTimeValue } from "./ngsi";
+import { dateTime, queryAll, type DateTimeValue } from "./ngsi";
 
 /** Accident severity, least to most (interface spec §2 Accident). */
 export const SEVERITIES = ["minor", "moderate", "severe", "critical"] as const;
@@ -67,29 +67,4 @@ export async function listOpenAccidents(signal?: AbortSignal): Promise<Accident[
     .map(toAccident)
     .filter((a): a is Accident => a !== undefined)
     .sort((a, b) => (b.timestamp ?? "").localeCompare(a.timestamp ?? ""));
-}
-
-/** One timeline event (interface spec §2 Accident `timeline`). */
-export interface TimelineEvent {
-  timestamp: string;
-  event: string;
-  description: string;
-}
-
-/** An accident's timeline: its detection and, once resolved, its resolution (from the entity). */
-export async function accidentTimeline(id: string): Promise<TimelineEvent[]> {
-  const e = await getEntity<AccidentEntity>("TrafficAccident", id, ATTRS);
-  if (!e) return [];
-  const a = toAccident(e);
-  const events: TimelineEvent[] = [];
-  if (a?.timestamp) {
-    events.push({
-      timestamp: a.timestamp,
-      event: "detected",
-      description: `${a.severity} accident detected`,
-    });
-  }
-  if (a?.resolvedAt)
-    events.push({ timestamp: a.resolvedAt, event: "resolved", description: "accident cleared" });
-  return events;
 }

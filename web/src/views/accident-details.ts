@@ -1,4 +1,5 @@
-import { accidentTimeline, type Accident } from "../api/accidents";
+import type { Accident } from "../api/accidents";
+import { accidentTimeline } from "../api/rest-a";
 import { h, formatTime, localId, replaceChildren } from "../ui/dom";
 import { accidentIcon } from "./icons";
 

@@ -1,13 +1,18 @@
 import { cameraTraffic, type Camera } from "../api/cameras";
+import { authorizedImage } from "../api/images";
+import { cameraDetail, latestImagePath } from "../api/rest-a";
 import { h, formatTime, localId, replaceChildren } from "../ui/dom";
 import { cameraIcon } from "./icons";
 
 /**
- * A camera's popup: name, status in words, district, and the latest traffic it saw (vehicles, speed,
- * congestion), loaded when the popup opens; an error is shown in words in its place.
+ * A camera's popup: name and status in words, its latest image and 24 h statistics (REST A), and the
+ * latest traffic it saw (its flow observation), each loaded when the popup opens; a part that fails
+ * says so in words in its place.
  */
 export function cameraDetails(c: Camera): HTMLElement {
-  const traffic = h("div", { class: "popup-traffic", "aria-live": "polite" }, "Loading the latest traffic…");
+  const image = h("div", { class: "popup-image", "aria-live": "polite" }, "Loading the latest image…");
+  const stats = h("div", { class: "popup-stats" }, "Loading statistics…");
+  const traffic = h("div", { class: "popup-traffic" }, "Loading the latest traffic…");
   const el = h(
     "div",
     { class: "popup camera-popup" },
@@ -19,10 +24,41 @@ export function cameraDetails(c: Camera): HTMLElement {
       h("dd", {}, cameraIcon(c.status), " ", c.status),
       h("dt", {}, "Camera"),
       h("dd", {}, c.code ? `${c.code} (id ${localId(c.id)})` : localId(c.id)),
-      h("dt", {}, "District"),
-      h("dd", {}, c.district ? localId(c.district) : "outside the districts"),
     ),
+    image,
+    stats,
     traffic,
+  );
+  const fail = (part: HTMLElement, what: string) => (e: Error) =>
+    replaceChildren(part, h("p", { class: "error" }, `${what} not available. ${e.message}`));
+  authorizedImage(latestImagePath(c.id)).then(
+    (src) =>
+      replaceChildren(
+        image,
+        h("img", { src, alt: `Latest image of camera ${c.name}`, width: 240, height: 135 }),
+      ),
+    fail(image, "Image"),
+  );
+  cameraDetail(c.id).then(
+    (d) =>
+      replaceChildren(
+        stats,
+        h(
+          "dl",
+          {},
+          h("dt", {}, "District"),
+          h("dd", {}, d.district?.name ?? "outside the districts"),
+          h("dt", {}, "Last update"),
+          h("dd", {}, formatTime(d.last_update)),
+          h("dt", {}, "Uptime, 24 h"),
+          h("dd", {}, d.statistics ? `${d.statistics.uptime_24h} %` : "unknown"),
+          h("dt", {}, "Detections today"),
+          h("dd", {}, d.statistics?.detections_today ?? "unknown"),
+          h("dt", {}, "Average vehicles"),
+          h("dd", {}, d.statistics?.avg_vehicle_count ?? "unknown"),
+        ),
+      ),
+    fail(stats, "Statistics"),
   );
   cameraTraffic(c.id).then(
     (t) =>
@@ -43,7 +79,7 @@ export function cameraDetails(c: Camera): HTMLElement {
             )
           : "No traffic observed by this camera yet.",
       ),
-    (e: Error) => replaceChildren(traffic, h("p", { class: "error" }, `Traffic not available. ${e.message}`)),
+    fail(traffic, "Traffic"),
   );
   return el;
 }

@@ -4,7 +4,7 @@ import { h } from "../ui/dom";
 const SVG = "http://www.w3.org/2000/svg";
 const W = 320;
 const H = 160;
-const PAD = { left: 34, right: 8, top: 10, bottom: 24 };
+const PAD = { left: 34, right: 8, top: 20, bottom: 24 };
 
 function svg<K extends keyof SVGElementTagNameMap>(
   tag: K,
@@ -66,7 +66,7 @@ export function forecastChart(items: readonly ForecastItem[]): HTMLElement {
     );
     chart.append(dot);
   });
-  chart.append(svg("text", { x: 4, y: PAD.top + 2, class: "unit" }, "km/h"));
+  chart.append(svg("text", { x: 4, y: 10, class: "unit" }, "km/h"));
   const table = h(
     "table",
     {},

@@ -8,6 +8,8 @@ import { createBaseMap } from "../map/base-map";
 import { CameraLayer } from "../map/camera-layer";
 import { AccidentLayer } from "../map/accident-layer";
 import { ZoneLayer } from "../map/zone-layer";
+import { CongestionLayer } from "../map/congestion-layer";
+import { congestionZones } from "../api/rest-a";
 import { legendControl } from "../map/legend";
 import { installZonePatterns } from "../map/zone-patterns";
 import { accidentIcon, cameraIcon } from "./icons";
@@ -37,6 +39,7 @@ export class MapView {
   private readonly cameras: CameraLayer;
   private readonly accidents: AccidentLayer;
   private readonly zoneLayer: ZoneLayer;
+  private readonly congestion = new CongestionLayer();
   private readonly cameraList: PagedList<Camera>;
   private readonly accidentList: PagedList<Accident>;
   private readonly zoneList: PagedList<Zone>;
@@ -108,6 +111,7 @@ export class MapView {
     installZonePatterns();
     const map = (this.map = createBaseMap(this.mapEl, this.config));
     this.zoneLayer.group.addTo(map);
+    this.congestion.group.addTo(map);
     this.cameras.group.addTo(map);
     this.accidents.group.addTo(map);
     legendControl().addTo(map);
