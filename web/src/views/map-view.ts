@@ -143,7 +143,13 @@ export class MapView {
       poll(
         zoneStates,
         (s) => this.showZoneStates(s),
-        (e) => this.status.error(`Congestion not updated. ${e.message}`),
+        (e) => this.status.error(`Zone states not updated. ${e.message}`),
+        ZONES_EVERY_MS,
+      ),
+      poll(
+        congestionZones,
+        (a) => this.congestion.show(a),
+        (e) => this.status.error(`Congested areas not updated. ${e.message}`),
         ZONES_EVERY_MS,
       ),
     );
