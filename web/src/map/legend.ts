@@ -9,7 +9,8 @@ export function legendControl(): L.Control {
   const control = new L.Control({ position: "bottomleft" });
   control.onAdd = () => {
     const div = L.DomUtil.create("details", "legend");
-    div.setAttribute("open", "");
+    // open beside a large map, folded on a phone where it would cover the map
+    if (!window.matchMedia("(max-width: 800px)").matches) div.setAttribute("open", "");
     const cams = Object.entries(CAMERA_SYMBOLS)
       .map(
         ([k, s]) =>
