@@ -60,6 +60,7 @@ export async function startServer(o: ServerOptions): Promise<StartedServer> {
       SEED: "off",
       FEED: "off",
       LOG_LEVEL: o.logLevel ?? "warn",
+      AUTH: "off",
       ...o.env,
     },
   });

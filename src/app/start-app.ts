@@ -5,8 +5,11 @@ import { seedIfEmpty } from "../demo/ingest/start-data";
 import { CommitPipeline } from "../events/commit-pipeline";
 import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
+import { openAuth } from "../auth/open-auth";
+import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { dashboardFace } from "./faces/dashboard-face";
+import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { restAFace } from "./faces/rest-a-face";
 import { rootFace } from "./faces/root-face";
@@ -45,16 +48,19 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
 
+  const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs),
     restAFace(config, traffic),
-    dashboardFace(config),
+    ...(auth ? [authFace(auth)] : []),
+    dashboardFace(config, auth !== undefined),
   ];
-  const { server, url } = await listen(config, buildHttpApp(log, faces));
+  const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
-  const stopFeed = config.feed ? startFeed({ baseUrl: url, log }) : () => undefined;
+  const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;
+  const stopFeed = config.feed ? startFeed({ baseUrl: url, log, credential }) : () => undefined;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -63,6 +69,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       await closeServer(server);
       await subs.close();
       for (const f of faces) await f.close?.();
+      await auth?.close();
       await storage.close();
       log.info("citygraph stopped");
     })());

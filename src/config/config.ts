@@ -1,4 +1,5 @@
 import path from "node:path";
+import { authConfig, type AuthConfig } from "./auth-config";
 
 /** Log levels in increasing severity. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -124,6 +125,8 @@ export interface Config {
   notify: NotifyConfig;
   /** The operations dashboard served at `/`; see {@link DashboardConfig}. */
   dashboard: DashboardConfig;
+  /** Identity, tokens and rate limits; see {@link AuthConfig}. */
+  auth: AuthConfig;
 }
 
 /** The operations dashboard (web/, served at `/`). */
@@ -277,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tilesAttribution: env.MAP_TILES_ATTRIBUTION?.trim() || "© OpenStreetMap contributors",
       dir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR) : undefined,
     },
+    auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
   };
 }
 

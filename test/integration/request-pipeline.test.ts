@@ -30,7 +30,14 @@ describe("request pipeline: request ids, access log, face error rendering", () =
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-pipeline-"));
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dir, SEED: "off", FEED: "off" });
+    const config = loadConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dir,
+      SEED: "off",
+      FEED: "off",
+      AUTH: "off",
+    });
     app = await startApp(config, log);
   });
   after(async () => {

@@ -31,7 +31,15 @@ export function errorMiddleware(log: Logger, rendererOf: (face: FaceName) => Err
       if (err.kind === "TooManyRequests" && typeof err.details.retry_after === "number") {
         ctx.set("Retry-After", String(err.details.retry_after));
       }
+      if (err.kind === "Unauthorized") ctx.set("WWW-Authenticate", bearerChallenge(err));
       rendererOf(request.face)(ctx, err, request.id);
     }
   };
+}
+
+/** The `WWW-Authenticate` of a 401 (RFC 6750 §3): `error="invalid_token"` when a token was refused. */
+function bearerChallenge(err: AppError): string {
+  if (err.details.reason !== "invalid_token") return 'Bearer realm="citygraph"';
+  const desc = err.message.replace(/["\\]/g, "'");
+  return `Bearer realm="citygraph", error="invalid_token", error_description="${desc}"`;
 }

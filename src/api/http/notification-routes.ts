@@ -1,20 +1,27 @@
 import type Router from "@koa/router";
+import { allows } from "../../auth/permissions";
 import type { NotificationQueue } from "../../jobs/notification-job";
+import { requestOf } from "./request-context";
+import { tenantOf } from "./tenant";
 
 /**
  * GET /notifications/queue: the counts of the notification queue
  * (waiting, active, delayed, dead) and the newest dead jobs, i.e. notifications that ran out of attempts,
- * with their last error. `?limit=` (default 20, at most 1000) bounds the list.
+ * with their last error. `?limit=` (default 20, at most 1000) bounds the list. An admin sees the whole
+ * queue; anyone else sees the dead jobs of the tenant of `NGSILD-Tenant` only, and no counts.
  */
 export function registerNotificationRoutes(router: Router, queue: NotificationQueue): void {
   router.get("/notifications/queue", async (ctx) => {
     const raw = Number(ctx.query.limit ?? 20);
     const limit = Number.isInteger(raw) && raw >= 0 ? Math.min(raw, 1000) : 20;
-    const dead = await queue.dead(limit);
+    const p = requestOf(ctx).principal;
+    const all = p !== undefined && allows(p, "admin");
+    const tenant = tenantOf(ctx);
+    const dead = (await queue.dead(all ? limit : 1000)).filter((d) => all || d.job.tenant === tenant);
     ctx.body = {
       durable: queue.durable,
-      counts: await queue.counts(),
-      dead: dead.map((d) => ({
+      ...(all ? { counts: await queue.counts() } : {}),
+      dead: dead.slice(0, limit).map((d) => ({
         subscriptionId: d.job.subscriptionId,
         tenant: d.job.tenant,
         uri: d.job.uri,

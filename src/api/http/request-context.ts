@@ -1,18 +1,11 @@
 import type { Context } from "koa";
+import type { Principal } from "../../auth/principal";
+
+export type { Principal } from "../../auth/principal";
 
 /** The faces of the service; each renders errors its own way (DESIGN.md "Errors"). */
 export type FaceName =
   "ngsi-ld" | "sparql" | "rest-a" | "rest-b" | "graphql" | "ws" | "auth" | "dashboard" | "http";
-
-/** Who made a request, once the auth gate has run. */
-export interface Principal {
-  /** User or API key id. */
-  id: string;
-  kind: "user" | "api-key" | "anonymous";
-  role: "viewer" | "operator" | "admin";
-  /** NGSI-LD tenants the principal may use; empty = all. */
-  tenants: readonly string[];
-}
 
 /** What every face knows about the request it serves (DESIGN.md "The request pipeline"). */
 export interface RequestContext {

@@ -5,11 +5,11 @@ import type { Face } from "./face";
 
 /**
  * The operations dashboard's files at `/`, `/dashboard` and `/assets/*` (web/, built into dist/web). The
- * page is public: it holds no data, and asks the other faces for it with the user's token.
+ * page is open (outside the auth gate's protected paths): it holds no data, and asks the other faces
+ * for it with the user's token. `authRequired` makes it show its login view first.
  */
-export function dashboardFace(config: Config): Face {
+export function dashboardFace(config: Config, authRequired: boolean): Face {
   const router = new Router();
-  // no face asks for a token yet: the page opens without its login view
-  registerDashboardRoutes(router, { ...config.dashboard, authRequired: false });
+  registerDashboardRoutes(router, { ...config.dashboard, authRequired });
   return { routers: [router] };
 }

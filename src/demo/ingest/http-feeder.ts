@@ -21,6 +21,8 @@ export interface FeederOptions {
   backfillStepMs?: number;
   /** Accidents per hour city-wide (default: the feed's own, 2). */
   accidentsPerHour?: number;
+  /** The bearer token to send, when the broker checks credentials (the service's own token with AUTH=on). */
+  credential?: () => Promise<string>;
 }
 
 /** Documents per batch request (well under the batch limits of any broker). */
@@ -67,7 +69,10 @@ export function startFeed(opts: FeederOptions): () => void {
       for (let i = 0; i < docs.length && !stopped; i += BATCH) {
         const res = await fetch(url, {
           method: "POST",
-          headers: { "Content-Type": "application/ld+json" },
+          headers: {
+            "Content-Type": "application/ld+json",
+            ...(opts.credential ? { Authorization: `Bearer ${await opts.credential()}` } : {}),
+          },
           body: JSON.stringify(docs.slice(i, i + BATCH)),
         });
         const text = await res.text();

@@ -34,6 +34,7 @@ export async function startServer(
       SEED: "off",
       FEED: "off",
       LOG_LEVEL: "warn",
+      AUTH: "off",
       ...env,
     },
     stdio: ["ignore", "ignore", "pipe"],

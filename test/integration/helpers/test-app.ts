@@ -12,7 +12,7 @@ export interface TestApp extends RunningApp {
   destroy(): Promise<void>;
 }
 
-/** Starts the app in process (real store, real HTTP) with test defaults: no seed, no feed, quiet logs. */
+/** Starts the app in process (real store, real HTTP) with test defaults: no seed, no feed, quiet logs, AUTH=off. */
 export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-test-"));
   const config = loadConfig({
@@ -22,6 +22,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     SEED: "off",
     FEED: "off",
     LOG_LEVEL: "error",
+    AUTH: "off",
     ...env,
   });
   const app = await startApp(config, createLogger(config.logLevel));

@@ -1,0 +1,62 @@
+import type { Action } from "../../auth/permissions";
+
+/** What a route needs: an action of a role, `open` (no credential), or `optional` (a credential is used if sent). */
+export type RouteAccess = Action | "open" | "optional";
+
+/** One line of the permission table: the method (or `*`), the path pattern, and the access it needs. */
+export interface RoutePermission {
+  method: string;
+  path: RegExp;
+  access: RouteAccess;
+}
+
+/** Paths under these need a credential; every other path (the dashboard's files) is open. */
+export const PROTECTED_PREFIXES = [
+  "/ngsi-ld/",
+  "/sparql",
+  "/v1/",
+  "/api/v1/",
+  "/graphql",
+  "/ws",
+  "/notifications/",
+];
+
+const rule = (method: string, path: RegExp, access: RouteAccess): RoutePermission => ({
+  method,
+  path,
+  access,
+});
+const BASES = "(?:/v1|/api/v1)";
+
+/**
+ * The permission table of every face (decisions.md "Identity, roles, tokens"). Without a line here a
+ * route on a protected path needs `read` for GET, HEAD and OPTIONS and `write` for any other method. The
+ * lines say where a POST is a read (SPARQL, NGSI-LD query, GraphQL: the GraphQL face checks mutations
+ * itself with checkPermission), where a viewer may write (citizen reports, its own alert subscriptions),
+ * what is open (login, refresh, the OpenAPI documents) and what only an admin does. A face adds its own
+ * lines through `Face.permissions`; the first matching line wins and the faces' lines come first.
+ */
+export const DEFAULT_PERMISSIONS: readonly RoutePermission[] = [
+  rule("POST", new RegExp(`^${BASES}/auth/(login|refresh)$`), "open"),
+  rule("POST", new RegExp(`^${BASES}/auth/logout$`), "optional"),
+  rule("GET", new RegExp(`^${BASES}/(openapi\\.json|docs(/.*)?)$`), "open"),
+  rule("*", /^\/v1\/admin(\/|$)/, "admin"),
+  rule("*", /^\/notifications\//, "read"),
+  rule("POST", /^\/sparql$/, "read"),
+  rule("POST", /^\/graphql$/, "read"),
+  rule("POST", /^\/ngsi-ld\/v1\/entityOperations\/query$/, "read"),
+  rule("DELETE", /^\/ngsi-ld\/v1\/entityOperations\/purge$/, "admin"),
+  rule("POST", new RegExp(`^${BASES}/citizen-reports$`), "report"),
+  rule("POST", /^\/v1\/accidents\/report$/, "report"),
+  rule("POST", /^\/api\/v1\/accidents$/, "report"),
+  rule("*", new RegExp(`^${BASES}/alerts/subscriptions(/[^/]+)?$`), "own-alerts"),
+];
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The access a request needs: `open` outside the protected paths, else the first matching line, else by method. */
+export function accessOf(method: string, path: string, table: readonly RoutePermission[]): RouteAccess {
+  if (!PROTECTED_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ""))) return "open";
+  for (const r of table) if ((r.method === "*" || r.method === method) && r.path.test(path)) return r.access;
+  return READ_METHODS.has(method) ? "read" : "write";
+}
