@@ -12,10 +12,12 @@ import { dashboardFace } from "./faces/dashboard-face";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { restAFace } from "./faces/rest-a-face";
+import { reportsFaces } from "./faces/reports-faces";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
 import { buildHttpApp, closeServer, listen } from "./http";
 import { buildNgsiLdCore } from "./ngsi-ld";
+import { startReports } from "./reports";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
 import { buildTrafficDomain } from "./traffic";
@@ -47,6 +49,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
+  const reports = await startReports(config, log, core, contexts, pipeline);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const faces = [
@@ -55,6 +58,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     ngsiLdFace(config, storage, contexts, core, subs),
     restAFace(config, traffic),
     ...(auth ? [authFace(auth)] : []),
+    ...reportsFaces(config, reports),
     dashboardFace(config, auth !== undefined),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
@@ -68,6 +72,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       stopFeed();
       await closeServer(server);
       await subs.close();
+      await reports.close();
       for (const f of faces) await f.close?.();
       await auth?.close();
       await storage.close();

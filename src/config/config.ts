@@ -1,5 +1,6 @@
 import path from "node:path";
 import { authConfig, type AuthConfig } from "./auth-config";
+import { reportsConfig, type ReportsConfig } from "./reports-config";
 
 /** Log levels in increasing severity. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -127,6 +128,8 @@ export interface Config {
   dashboard: DashboardConfig;
   /** Identity, tokens and rate limits; see {@link AuthConfig}. */
   auth: AuthConfig;
+  /** Citizen reports and alerts; see {@link ReportsConfig}. */
+  reports: ReportsConfig;
 }
 
 /** The operations dashboard (web/, served at `/`). */
@@ -166,8 +169,8 @@ export interface NotifyConfig {
   statusFlushMs: number;
 }
 
-/** Thrown for a bad environment value; main() prints its message and exits 1. */
-export class ConfigError extends Error {}
+import { ConfigError } from "./config-error";
+export { ConfigError };
 
 function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
@@ -281,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR) : undefined,
     },
     auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
+    reports: reportsConfig(env),
   };
 }
 

@@ -29,6 +29,8 @@ export const ERROR_KINDS = {
     title: "Tenant not found",
   },
   AlreadyExists: { status: 409, problem: "AlreadyExists", code: "CONFLICT", title: "Already exists" },
+  /** A state change the resource's transitions table does not allow (a report decided twice). */
+  Conflict: { status: 409, problem: "AlreadyExists", code: "CONFLICT", title: "Conflict" },
   OperationNotSupported: {
     status: 422,
     problem: "OperationNotSupported",

@@ -7,9 +7,10 @@ import {
   type DeadJob,
   type DeliveryResult,
   type DeliverySettings,
+  type JobQueue,
   type NotificationJob,
-  type NotificationQueue,
   type QueueCounts,
+  type QueuedJob,
 } from "./notification-job";
 
 /** Options of {@link BullMqQueue}. */
@@ -21,18 +22,20 @@ export interface BullMqOptions {
   stalledMs: number;
   /** Failed jobs kept in Redis for inspection. */
   keepDead: number;
+  /** BullMQ priority of a job (1 = highest); jobs of different priorities go in different batches. */
+  priorityOf?: (job: QueuedJob) => number | undefined;
 }
 
 /** What one BullMQ job holds: notifications to one endpoint, sent together, retried together. */
-interface DeliveryBatch {
-  jobs: NotificationJob[];
+interface DeliveryBatch<J> {
+  jobs: J[];
 }
 
 /** Most notifications in one BullMQ job. */
 const BATCH_MAX = 200;
 
 /**
- * The notification queue on Redis with BullMQ: notifications are stored in Redis before
+ * The job queue on Redis with BullMQ (NGSI-LD notifications, alert deliveries, verifications): jobs are stored in Redis before
  * `enqueue` resolves, so they outlive this process (at-least-once: a job active when the process died is
  * stalled and taken back after `stalledMs`); failed attempts are retried with capped exponential backoff;
  * each request has a timeout; deliveries in flight are bounded overall (worker concurrency) and per
@@ -43,20 +46,21 @@ const BATCH_MAX = 200;
  * one job per endpoint and round trip instead of one per notification. A retry re-sends only the
  * notifications of the job that failed (the job's data is cut down to them first).
  */
-export class BullMqQueue implements NotificationQueue {
+export class BullMqQueue<J extends QueuedJob = NotificationJob> implements JobQueue<J> {
   readonly durable = true;
-  private readonly queue: Queue<DeliveryBatch>;
-  private readonly worker: Worker<DeliveryBatch>;
+  private readonly queue: Queue<DeliveryBatch<J>>;
+  private readonly worker: Worker<DeliveryBatch<J>>;
   private readonly connections: IORedis[] = [];
   private readonly limiter: EndpointLimiter;
-  private waiting: { jobs: NotificationJob[]; done: (e?: Error) => void }[] = [];
+  private waiting: { jobs: J[]; done: (e?: Error) => void }[] = [];
+  private readonly priorityOf?: (job: QueuedJob) => number | undefined;
   private adding = false;
 
   constructor(
-    private readonly send: (job: NotificationJob, timeoutMs: number) => Promise<void>,
+    private readonly send: (job: J, timeoutMs: number) => Promise<void>,
     private readonly settings: DeliverySettings,
     opts: BullMqOptions,
-    private readonly onResult: (r: DeliveryResult) => void,
+    private readonly onResult: (r: DeliveryResult<J>) => void,
     onError: (e: Error) => void,
   ) {
     const connection = () => {
@@ -66,7 +70,8 @@ export class BullMqQueue implements NotificationQueue {
       return c;
     };
     this.limiter = new EndpointLimiter(settings.perEndpoint);
-    this.queue = new Queue<DeliveryBatch>(opts.name, {
+    this.priorityOf = opts.priorityOf;
+    this.queue = new Queue<DeliveryBatch<J>>(opts.name, {
       connection: connection(),
       defaultJobOptions: {
         attempts: settings.attempts,
@@ -76,7 +81,7 @@ export class BullMqQueue implements NotificationQueue {
       },
     });
     this.queue.on("error", onError);
-    this.worker = new Worker<DeliveryBatch>(opts.name, (job: Job<DeliveryBatch>) => this.deliver(job), {
+    this.worker = new Worker<DeliveryBatch<J>>(opts.name, (job: Job<DeliveryBatch<J>>) => this.deliver(job), {
       connection: connection(),
       concurrency: settings.concurrency,
       stalledInterval: opts.stalledMs,
@@ -88,9 +93,9 @@ export class BullMqQueue implements NotificationQueue {
   }
 
   /** Sends the notifications of one job; the failed ones stay in the job, which then throws (retry). */
-  private async deliver(job: Job<DeliveryBatch>): Promise<void> {
+  private async deliver(job: Job<DeliveryBatch<J>>): Promise<void> {
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const failed: NotificationJob[] = [];
+    const failed: J[] = [];
     let firstError = "";
     await Promise.all(
       job.data.jobs.map(async (n) => {
@@ -110,7 +115,7 @@ export class BullMqQueue implements NotificationQueue {
     throw new Error(firstError);
   }
 
-  enqueue(jobs: NotificationJob[]): Promise<void> {
+  enqueue(jobs: J[]): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ jobs, done: (e) => (e ? reject(e) : resolve()) });
@@ -124,19 +129,24 @@ export class BullMqQueue implements NotificationQueue {
     while (this.waiting.length > 0) {
       const taken = this.waiting;
       this.waiting = [];
-      const byEndpoint = new Map<string, NotificationJob[]>();
+      const byEndpoint = new Map<string, J[]>();
       for (const { jobs } of taken) {
         for (const j of jobs) {
-          const k = endpointKey(j.uri);
+          const k = `${this.priorityOf?.(j) ?? 0} ${endpointKey(j.uri)}`;
           const list = byEndpoint.get(k);
           if (list) list.push(j);
           else byEndpoint.set(k, [j]);
         }
       }
-      const batches: { name: string; data: DeliveryBatch }[] = [];
+      const batches: { name: string; data: DeliveryBatch<J>; opts?: { priority: number } }[] = [];
       for (const list of byEndpoint.values()) {
+        const priority = this.priorityOf?.(list[0]);
         for (let i = 0; i < list.length; i += BATCH_MAX)
-          batches.push({ name: "notify", data: { jobs: list.slice(i, i + BATCH_MAX) } });
+          batches.push({
+            name: "notify",
+            data: { jobs: list.slice(i, i + BATCH_MAX) },
+            ...(priority ? { opts: { priority } } : {}),
+          });
       }
       try {
         await this.queue.addBulk(batches);
@@ -148,8 +158,8 @@ export class BullMqQueue implements NotificationQueue {
     this.adding = false;
   }
 
-  async dead(limit: number): Promise<DeadJob[]> {
-    const out: DeadJob[] = [];
+  async dead(limit: number): Promise<DeadJob<J>[]> {
+    const out: DeadJob<J>[] = [];
     for (let start = 0; out.length < limit; start += limit) {
       const failed = await this.queue.getFailed(start, start + limit - 1);
       if (failed.length === 0) break;

@@ -5,45 +5,46 @@ import {
   type DeadJob,
   type DeliveryResult,
   type DeliverySettings,
+  type JobQueue,
   type NotificationJob,
-  type NotificationQueue,
   type QueueCounts,
+  type QueuedJob,
 } from "./notification-job";
 
 /** How many dead jobs are kept in memory. */
 const DEAD_KEPT = 1000;
 
 /**
- * The notification queue without Redis (DESIGN.md "Parts that are real": in-process queue with retries):
+ * The job queue without Redis (DESIGN.md "Parts that are real": in-process queue with retries):
  * the same retry behaviour as the BullMQ queue (attempts, exponential backoff with a cap, a timeout per
  * request, bounded concurrency per endpoint and overall), kept in memory, so pending jobs are lost if
  * the process dies; use REDIS_URL where that matters.
  */
-export class InProcessQueue implements NotificationQueue {
+export class InProcessQueue<J extends QueuedJob = NotificationJob> implements JobQueue<J> {
   readonly durable = false;
   private readonly perEndpoint: EndpointLimiter;
   private readonly overall: EndpointLimiter;
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly deadJobs: DeadJob[] = [];
+  private readonly deadJobs: DeadJob<J>[] = [];
   private waiting = 0;
   private active = 0;
   private closed = false;
 
   constructor(
-    private readonly send: (job: NotificationJob, timeoutMs: number) => Promise<void>,
+    private readonly send: (job: J, timeoutMs: number) => Promise<void>,
     private readonly settings: DeliverySettings,
-    private readonly onResult: (r: DeliveryResult) => void,
+    private readonly onResult: (r: DeliveryResult<J>) => void,
   ) {
     this.perEndpoint = new EndpointLimiter(settings.perEndpoint);
     this.overall = new EndpointLimiter(settings.concurrency);
   }
 
-  enqueue(jobs: NotificationJob[]): Promise<void> {
+  enqueue(jobs: J[]): Promise<void> {
     for (const job of jobs) void this.attempt(job, 1);
     return Promise.resolve();
   }
 
-  private async attempt(job: NotificationJob, n: number): Promise<void> {
+  private async attempt(job: J, n: number): Promise<void> {
     if (this.closed) return;
     this.waiting++;
     let error: string | undefined;
@@ -78,7 +79,7 @@ export class InProcessQueue implements NotificationQueue {
     this.timers.add(t);
   }
 
-  dead(limit: number): Promise<DeadJob[]> {
+  dead(limit: number): Promise<DeadJob<J>[]> {
     return Promise.resolve(this.deadJobs.slice(0, limit));
   }
 

@@ -16,9 +16,17 @@ export interface NotificationJob {
   notifierInfo?: { key: string; value: string }[];
 }
 
+/**
+ * What every queued job carries: the URI whose scheme, host and port the per-endpoint limit counts
+ * (an http(s) or mqtt endpoint, `mailto:`, `tel:`, or a name such as `verify:<report>`).
+ */
+export interface QueuedJob {
+  uri: string;
+}
+
 /** The outcome of one delivery attempt. */
-export interface DeliveryResult {
-  job: NotificationJob;
+export interface DeliveryResult<J extends QueuedJob = NotificationJob> {
+  job: J;
   ok: boolean;
   /** Why it failed. */
   error?: string;
@@ -29,8 +37,8 @@ export interface DeliveryResult {
 }
 
 /** A failed job kept for inspection. */
-export interface DeadJob {
-  job: NotificationJob;
+export interface DeadJob<J extends QueuedJob = NotificationJob> {
+  job: J;
   error: string;
   attempts: number;
   failedAt: string;
@@ -45,22 +53,25 @@ export interface QueueCounts {
 }
 
 /**
- * A notification queue: BullMQ on Redis when REDIS_URL is set, in process otherwise;
- * both retry a failed delivery with exponential backoff, bound the concurrency per endpoint, and keep
- * the jobs that ran out of attempts visible.
+ * A job queue: BullMQ on Redis when REDIS_URL is set, in process otherwise; both retry a failed job
+ * with exponential backoff, bound the concurrency per endpoint, and keep the jobs that ran out of
+ * attempts visible. NGSI-LD notifications, alert deliveries and report verifications use it.
  */
-export interface NotificationQueue {
+export interface JobQueue<J extends QueuedJob = NotificationJob> {
   /** True when enqueued jobs survive a crash of this process (Redis). */
   readonly durable: boolean;
   /** Accepts jobs; resolves once they are stored in the queue (in Redis, when durable). */
-  enqueue(jobs: NotificationJob[]): Promise<void>;
+  enqueue(jobs: J[]): Promise<void>;
   /** Jobs that ran out of attempts, newest first. */
-  dead(limit: number): Promise<DeadJob[]>;
+  dead(limit: number): Promise<DeadJob<J>[]>;
   /** Current counts. */
   counts(): Promise<QueueCounts>;
   /** Stops taking jobs; in-flight deliveries finish or are left for the next start (Redis). */
   close(): Promise<void>;
 }
+
+/** The queue of NGSI-LD notifications. */
+export type NotificationQueue = JobQueue<NotificationJob>;
 
 /** Delivery settings shared by both queues (config: NOTIFY_*). */
 export interface DeliverySettings {

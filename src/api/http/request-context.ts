@@ -5,7 +5,7 @@ export type { Principal } from "../../auth/principal";
 
 /** The faces of the service; each renders errors its own way (DESIGN.md "Errors"). */
 export type FaceName =
-  "ngsi-ld" | "sparql" | "rest-a" | "rest-b" | "graphql" | "ws" | "auth" | "dashboard" | "http";
+  "ngsi-ld" | "sparql" | "rest-a" | "rest-b" | "graphql" | "ws" | "auth" | "dashboard" | "open311" | "http";
 
 /** What every face knows about the request it serves (DESIGN.md "The request pipeline"). */
 export interface RequestContext {

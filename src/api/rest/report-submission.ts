@@ -1,0 +1,75 @@
+import type { Context } from "koa";
+import { AppError } from "../../errors";
+import { parseReportForm, MAX_IMAGE_BYTES, MAX_IMAGES } from "../../domain/reports/report-input";
+import type { CitizenReport, ReportInput } from "../../domain/reports/report-model";
+import { readMultipart } from "../http/multipart";
+import { parseJson, readBody } from "../http/read-body";
+import { requestOf } from "../http/request-context";
+
+/** A JSON report body may carry 5 base64 images of 8 MiB each (decisions.md), plus the text. */
+export const REPORT_JSON_LIMIT = Math.ceil((MAX_IMAGES * MAX_IMAGE_BYTES * 4) / 3) + 64 * 1024;
+
+/** True for a multipart/form-data request. */
+export const isMultipart = (ctx: Context): boolean => ctx.is("multipart/form-data") === "multipart/form-data";
+
+/** The JSON body of a report request (415 for another media type). */
+export async function reportJson(ctx: Context): Promise<unknown> {
+  if (!ctx.is("application/json"))
+    throw new AppError("UnsupportedMediaType", "Send application/json or multipart/form-data");
+  return parseJson(await readBody(ctx, REPORT_JSON_LIMIT));
+}
+
+/** The form-based submission (interface spec §2): fields and `images` files, busboy with limits. */
+export async function reportForm(ctx: Context): Promise<ReportInput> {
+  const form = await readMultipart(ctx, { files: MAX_IMAGES, fileBytes: MAX_IMAGE_BYTES, fields: 30, fieldBytes: 16 * 1024 });
+  return withReporter(ctx, parseReportForm(form.fields, form.files.map((f) => f.bytes)));
+}
+
+/** Adds the authenticated caller (auth gate's principal) to the reporter. */
+export function withReporter(ctx: Context, input: ReportInput): ReportInput {
+  const p = requestOf(ctx).principal;
+  if (p && p.kind !== "anonymous") input.reporter.principalId = p.id;
+  return input;
+}
+
+/** REST `status` of a report (§3: the REST view shows `submitted` for a pending report). */
+export function restStatus(r: CitizenReport): string {
+  return r.status === "pending" ? "submitted" : r.status;
+}
+
+/** §2 "Report status response (A)": id, status, verification_status, verified_at, linked_accident_id. */
+export function reportStatusBody(r: CitizenReport): Record<string, unknown> {
+  return {
+    id: r.id,
+    status: restStatus(r),
+    verification_status: r.verificationStatus,
+    verified_at: r.verifiedAt ?? null,
+    linked_accident_id: r.linkedAccidentId ? r.linkedAccidentId.replace(/^urn:ngsi-ld:TrafficAccident:/, "") : null,
+    priority: r.priority,
+    duplicate_of: r.duplicateOf ?? null,
+  };
+}
+
+/** The stored report model of §2 (the form-based submission's answer). */
+export function reportModelBody(r: CitizenReport): Record<string, unknown> {
+  return {
+    id: r.id,
+    type: r.type,
+    title: r.title ?? null,
+    description: r.description,
+    location: { type: "Point", coordinates: [r.lon, r.lat], ...(r.address ? { address: r.address } : {}) },
+    images: r.images,
+    severity: r.severity,
+    status: r.status,
+    reporter: r.reporter.isAnonymous
+      ? { isAnonymous: true }
+      : { name: r.reporter.name, phone: r.reporter.phone, email: r.reporter.email, isAnonymous: false },
+    metadata: {
+      submittedAt: r.reportedAt,
+      verifiedAt: r.verifiedAt ?? null,
+      resolvedAt: r.resolvedAt ?? null,
+      source: r.source,
+    },
+    nearby_cameras: r.nearbyCameras.map((c) => c.replace(/^urn:ngsi-ld:TrafficCamera:/, "")),
+  };
+}

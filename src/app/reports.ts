@@ -1,0 +1,122 @@
+import path from "node:path";
+import type { Config } from "../config/config";
+import { activeAlerts } from "../domain/alerts/active-alerts";
+import { AlertStage } from "../domain/alerts/alert-stage";
+import { AlertSubscriptions } from "../domain/alerts/alert-subscriptions";
+import { CityPlaces } from "../domain/city-places";
+import { GraphAccess } from "../domain/graph-access";
+import { MediaStore } from "../domain/reports/report-images";
+import { RescoreStage } from "../domain/reports/rescore-stage";
+import { ReviewService } from "../domain/reports/review-service";
+import { SubmissionService } from "../domain/reports/submission-service";
+import { VerificationService, type VerifyJob } from "../domain/reports/verification-service";
+import { TRAFFIC_ENTITY_CONTEXT } from "../domain/vocabulary";
+import type { CommitPipeline } from "../events/commit-pipeline";
+import { createJobQueue } from "../jobs/create-job-queue";
+import type { JobQueue } from "../jobs/notification-job";
+import type { AlertJob, ChannelSender } from "../jobs/senders/alert-job";
+import { ChannelSenders } from "../jobs/senders/channel-senders";
+import { EmailSender } from "../jobs/senders/email-sender";
+import { loadOrMakeVapidKeys, PushSender } from "../jobs/senders/push-sender";
+import { SmsSender } from "../jobs/senders/sms-sender";
+import { WebhookSender } from "../jobs/senders/webhook-sender";
+import type { Logger } from "../log/logger";
+import { KeyedLock } from "../ngsi-ld/entities/keyed-lock";
+import type { ContextParts } from "./contexts";
+import type { NgsiLdCore } from "./ngsi-ld";
+
+/** Citizen reports (submission, verification, review) and alerts (subscriptions, matching, channels). */
+export interface ReportsParts {
+  graph: GraphAccess;
+  places: CityPlaces;
+  media: MediaStore;
+  submission: SubmissionService;
+  review: ReviewService;
+  verification: VerificationService;
+  verifyQueue: JobQueue<VerifyJob>;
+  alertSubscriptions: AlertSubscriptions;
+  alertQueue: JobQueue<AlertJob>;
+  senders: ChannelSenders;
+  activeAlerts(): ReturnType<typeof activeAlerts>;
+  vapidPublicKey: string;
+  close(): Promise<void>;
+}
+
+/** The public path of a stored report image. */
+export const mediaPath = (name: string): string => `/v1/media/${name}`;
+
+/**
+ * Builds the reports and alerts domain over the graph: verification and alert deliveries on the job
+ * queue (in process, or BullMQ with `REDIS_URL`), the re-score and alert stages on the commit pipeline,
+ * and queues the verification of every report still waiting for one.
+ */
+export async function startReports(
+  config: Config,
+  log: Logger,
+  core: NgsiLdCore,
+  contexts: ContextParts,
+  pipeline: CommitPipeline,
+): Promise<ReportsParts> {
+  const rc = config.reports;
+  const graph = new GraphAccess(core.entities, core.querySources, await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]), "", config.maxLimit);
+  const places = new CityPlaces(graph);
+  pipeline.derive("district places", (e) => {
+    if (e.writes.some((w) => w.graph.startsWith("urn:ngsi-ld:District:"))) places.invalidate();
+  });
+  const media = new MediaStore(path.join(config.dataDir, "media"));
+  const locks = new KeyedLock();
+  const info = (msg: string, f?: object) => log.info(msg, f);
+  const warn = (msg: string, f?: object) => log.warn(msg, f);
+  const verification = new VerificationService(graph, locks, rc.verifyDelayMs, (m, f) => log.debug(m, f));
+  const n = config.notify;
+  const place = (suffix: string) => ({ redisUrl: config.redisUrl, name: `${n.queueName}-${suffix}`, stalledMs: n.stalledMs, keepDead: n.keepDead });
+  const verifyQueue = createJobQueue<VerifyJob>(
+    (job) => verification.run(job),
+    { ...n, perEndpoint: 4, concurrency: 4 },
+    { ...place("verify"), priorityOf: (j) => (j as VerifyJob).priority },
+    (r) => (r.ok ? undefined : warn("verification failed", { report: r.job.reportId, error: r.error, dead: r.final })),
+    (e) => log.error("verification queue error", { error: e.message }),
+  );
+  verification.attach(verifyQueue);
+  const review = new ReviewService(graph, places, locks);
+  const submission = new SubmissionService(graph, places, media, verification, mediaPath, async () => (await review.queue()).length, rc.verifyDelayMs);
+
+  const vapid = loadOrMakeVapidKeys(config.dataDir);
+  const list: ChannelSender[] = [new WebhookSender(), new PushSender(vapid, rc.vapidSubject)];
+  if (rc.smtpUrl) list.push(new EmailSender(rc.smtpUrl, rc.emailFrom));
+  if (rc.smsGatewayUrl) list.push(new SmsSender(rc.smsGatewayUrl));
+  const senders = new ChannelSenders(list);
+  const alertQueue = createJobQueue<AlertJob>(
+    (job, timeoutMs) => senders.send(job, timeoutMs),
+    n,
+    place("alerts"),
+    (r) => (r.ok ? undefined : warn("alert delivery failed", { channel: r.job.channel, uri: r.job.uri, error: r.error, dead: r.final })),
+    (e) => log.error("alert queue error", { error: e.message }),
+  );
+  const alertSubscriptions = new AlertSubscriptions(graph, places, (c) => senders.configured(c));
+  await alertSubscriptions.load();
+  pipeline.deliver("alert deliveries", new AlertStage(graph, places, alertSubscriptions, alertQueue, warn));
+  pipeline.deliver("report re-scoring", new RescoreStage(graph, verification, warn));
+  const resumed = await verification.resume();
+  if (resumed) info("report verifications queued again from the graph", { reports: resumed });
+  return {
+    graph,
+    places,
+    media,
+    submission,
+    review,
+    verification,
+    verifyQueue,
+    alertSubscriptions,
+    alertQueue,
+    senders,
+    activeAlerts: () => activeAlerts(graph, places),
+    vapidPublicKey: vapid.publicKey,
+    close: async () => {
+      await verifyQueue.close();
+      await alertQueue.close();
+      await senders.close();
+    },
+  };
+}
+

@@ -1,0 +1,112 @@
+import { normalizeEntity } from "../ngsi-ld/model/normalize-entity";
+import { canonicalizeEntity } from "../ngsi-ld/model/canonical-names";
+import type { Entity } from "../ngsi-ld/model/entity";
+import type { EntityService } from "../ngsi-ld/entities/entity-service";
+import { queryEntities, type QuerySources } from "../ngsi-ld/query/entity-query";
+import type { EntityFilter } from "../ngsi-ld/query/query-filter";
+import type { CompiledContext } from "../rdf/compiled-context";
+import { TRAFFIC_NS } from "./vocabulary";
+
+/** The NGSI-LD location GeoProperty IRI. */
+const LOCATION_IRI = "https://uri.etsi.org/ngsi-ld/location";
+
+/** A read of entities by type, optionally near a point. */
+export interface EntitySelection {
+  type: string;
+  /** Within `metres` of (lon, lat). */
+  near?: { lon: number; lat: number; metres: number };
+  limit?: number;
+}
+
+/**
+ * The domain's window on the graph: entity documents written through the NGSI-LD entity service (the
+ * same validation, journal, change feed, SPARQL view and subscriptions as any NGSI-LD client's write)
+ * and read back compacted with the traffic context, so attribute names are the context's short terms.
+ */
+export class GraphAccess {
+  constructor(
+    private readonly entities: EntityService,
+    private readonly sources: QuerySources,
+    /** The compiled traffic context (TRAFFIC_ENTITY_CONTEXT). */
+    readonly ctx: CompiledContext,
+    readonly tenant = "",
+    private readonly maxLimit = 1000,
+  ) {}
+
+  /** Creates an entity from a normalized document (its @context is this access's context); 409 if taken. */
+  async create(doc: Record<string, unknown>): Promise<void> {
+    await this.entities.create(this.tenant, this.entityOf(doc), this.ctx);
+  }
+
+  /** Merges attributes into an entity (§5.6.17 merge): present ones replaced, new ones added. */
+  async merge(id: string, attrs: Record<string, unknown>): Promise<void> {
+    const patch = this.entityOf({ id, type: "Thing", ...attrs });
+    delete (patch as Partial<Entity>).type;
+    await this.entities.merge(this.tenant, id, patch as Entity, this.ctx);
+  }
+
+  /** Deletes an entity. */
+  async delete(id: string): Promise<void> {
+    await this.entities.delete(this.tenant, id, this.ctx);
+  }
+
+  /** One entity, or undefined. */
+  async read(id: string): Promise<Entity | undefined> {
+    const [e] = await this.sources.views.read(this.tenant, [id], this.ctx);
+    return e;
+  }
+
+  /** Entities of one type (traffic-context term), optionally near a point, at most `limit`. */
+  async select(sel: EntitySelection): Promise<Entity[]> {
+    const typeIri = this.ctx.expandTerm(sel.type);
+    const filter: EntityFilter = { selectors: [{ types: { kind: "leaf", leaf: typeIri } }] };
+    if (sel.near)
+      filter.geo = {
+        georel: { name: "near", maxDistance: sel.near.metres },
+        geometry: { type: "Point", coordinates: [sel.near.lon, sel.near.lat] },
+        geoproperty: "location",
+        geopropertyIri: LOCATION_IRI,
+      };
+    const limit = Math.min(sel.limit ?? this.maxLimit, this.maxLimit);
+    const page = await queryEntities(this.sources, this.tenant, { ...filter, limit, offset: 0, count: false }, this.ctx);
+    return page.entities;
+  }
+
+  /** True when the type term names `term` of the traffic vocabulary, in any context the writer used. */
+  static isTrafficType(types: readonly string[], ctx: CompiledContext, term: string): boolean {
+    return types.some((t) => ctx.expandTerm(t) === TRAFFIC_NS + term);
+  }
+
+  private entityOf(doc: Record<string, unknown>): Entity {
+    const { "@context": _ignored, ...rest } = doc;
+    return canonicalizeEntity(normalizeEntity(rest, "entity"), this.ctx);
+  }
+}
+
+/** The value of Property `name` of an entity (first instance), or undefined. */
+export function valueOf(e: Entity, name: string): unknown {
+  const a = e[name];
+  const i = (Array.isArray(a) ? a[0] : a) as { value?: unknown; object?: unknown } | undefined;
+  if (!i || typeof i !== "object") return undefined;
+  const v = i.value ?? i.object;
+  if (v && typeof v === "object" && "@value" in (v as object)) return (v as { "@value": unknown })["@value"];
+  return v;
+}
+
+/** The objects of Relationship `name` (one or many, every instance). */
+export function objectsOf(e: Entity, name: string): string[] {
+  const a = e[name];
+  const out: string[] = [];
+  for (const i of (Array.isArray(a) ? a : a ? [a] : []) as { object?: unknown }[]) {
+    if (typeof i.object === "string") out.push(i.object);
+    else if (Array.isArray(i.object)) for (const o of i.object) if (typeof o === "string") out.push(o);
+  }
+  return out;
+}
+
+/** [lon, lat] of the Point of GeoProperty `location`, or undefined. */
+export function pointOf(e: Entity): { lon: number; lat: number } | undefined {
+  const v = valueOf(e, "location") as { type?: string; coordinates?: number[] } | undefined;
+  if (v?.type !== "Point" || !v.coordinates) return undefined;
+  return { lon: v.coordinates[0], lat: v.coordinates[1] };
+}

@@ -1,0 +1,116 @@
+/**
+ * The citizen report model (traffic-service-interface.md §2 "Citizen report", §3 transitions;
+ * decisions.md "Citizen reports and their review"): the values every form of submission maps to.
+ */
+
+/** Report kinds of the stored model (`type`); REST `category` takes the same values. */
+export const REPORT_TYPES = [
+  "accident",
+  "congestion",
+  "road_damage",
+  "illegal_parking",
+  "traffic_light",
+  "flooding",
+  "other",
+] as const;
+export type ReportType = (typeof REPORT_TYPES)[number];
+
+/** Report severities of the stored model. */
+export const REPORT_SEVERITIES = ["low", "medium", "high", "critical"] as const;
+export type ReportSeverity = (typeof REPORT_SEVERITIES)[number];
+
+/** Accident severities, least to most severe (decisions.md). */
+export const ACCIDENT_SEVERITIES = ["minor", "moderate", "severe", "critical"] as const;
+export type AccidentSeverity = (typeof ACCIDENT_SEVERITIES)[number];
+
+/** decisions.md: report severity -> accident severity. */
+export const ACCIDENT_SEVERITY_OF: Record<ReportSeverity, AccidentSeverity> = {
+  low: "minor",
+  medium: "moderate",
+  high: "severe",
+  critical: "critical",
+};
+
+/** The stored model's states (§3). */
+export type ReportStatus = "pending" | "verified" | "resolved" | "rejected";
+/** Verification state shown by REST A (`verification_status`). */
+export type VerificationStatus = "pending" | "confirmed" | "rejected";
+/** Review priority (B `priority`): `none` once verified or decided. */
+export type ReviewPriority = "none" | "normal" | "high";
+
+/** Where a report came from (stored model `metadata.source`). */
+export type ReportSource = "web" | "mobile" | "api";
+
+/** The submission form, which decides the response shape. */
+export type SubmissionForm = "a" | "a-accident" | "b" | "b-accident" | "form" | "graphql" | "open311";
+
+/** Who reported. `principalId` is the authenticated caller (unknown while auth is off). */
+export interface Reporter {
+  name?: string;
+  phone?: string;
+  email?: string;
+  isAnonymous: boolean;
+  principalId?: string;
+}
+
+/** A validated submission, before images are processed and the entity is written. */
+export interface ReportInput {
+  type: ReportType;
+  title?: string;
+  description: string;
+  lat: number;
+  lon: number;
+  severity: ReportSeverity;
+  reporter: Reporter;
+  /** Raw image bytes (decoded base64 or uploaded files), at most 5. */
+  images: Buffer[];
+  source: ReportSource;
+  form: SubmissionForm;
+  vehiclesInvolved?: number;
+  injuries?: number;
+  deviceInfo?: string;
+}
+
+/** One piece of evidence behind a verification score. */
+export interface Evidence {
+  factor: string;
+  weight: number;
+  detail: string;
+}
+
+/** A stored report, read back from its CitizenReport entity. */
+export interface CitizenReport {
+  /** Local id (the part after urn:ngsi-ld:CitizenReport:). */
+  id: string;
+  entityId: string;
+  type: ReportType;
+  title?: string;
+  description: string;
+  lat: number;
+  lon: number;
+  address?: string;
+  severity: ReportSeverity;
+  status: ReportStatus;
+  verificationStatus: VerificationStatus;
+  priority: ReviewPriority;
+  /** Verification score in [0, 1]; absent until verification ran. */
+  score?: number;
+  evidence: Evidence[];
+  images: string[];
+  reporter: Reporter;
+  source: ReportSource;
+  reportedAt: string;
+  verifiedAt?: string;
+  resolvedAt?: string;
+  nearbyCameras: string[];
+  linkedAccidentId?: string;
+  duplicateOf?: string;
+  vehiclesInvolved?: number;
+  injuries?: number;
+}
+
+/** Entity id of a report. */
+export const reportEntityId = (localId: string): string => `urn:ngsi-ld:CitizenReport:${localId}`;
+/** Local id of a report entity id (the id itself when it has no report prefix). */
+export const reportLocalId = (entityId: string): string =>
+  entityId.replace(/^urn:ngsi-ld:CitizenReport:/, "");

@@ -1,0 +1,43 @@
+import { BullMqQueue } from "./bullmq-queue";
+import { InProcessQueue } from "./in-process-queue";
+import type { DeliveryResult, DeliverySettings, JobQueue, QueuedJob } from "./notification-job";
+
+/** Where a job queue lives. */
+export interface QueuePlace {
+  /** Redis URL: BullMQ when set, in process otherwise. */
+  redisUrl?: string;
+  /** BullMQ queue name. */
+  name: string;
+  stalledMs: number;
+  keepDead: number;
+  /** BullMQ priority of a job (1 = first). */
+  priorityOf?: (job: QueuedJob) => number | undefined;
+}
+
+/**
+ * A job queue for any kind of job (DESIGN.md "Parts that are real": in-process queue with retries, BullMQ
+ * on Redis when `REDIS_URL` is set), with the notification queue's retries, backoff and limits. Alert
+ * deliveries and report verifications use it; NGSI-LD notifications use createNotificationQueue.
+ */
+export function createJobQueue<J extends QueuedJob>(
+  run: (job: J, timeoutMs: number) => Promise<void>,
+  settings: DeliverySettings,
+  place: QueuePlace,
+  onResult: (r: DeliveryResult<J>) => void,
+  onError: (e: Error) => void,
+): JobQueue<J> {
+  if (!place.redisUrl) return new InProcessQueue<J>(run, settings, onResult);
+  return new BullMqQueue<J>(
+    run,
+    settings,
+    {
+      redisUrl: place.redisUrl,
+      name: place.name,
+      stalledMs: place.stalledMs,
+      keepDead: place.keepDead,
+      priorityOf: place.priorityOf,
+    },
+    onResult,
+    onError,
+  );
+}
