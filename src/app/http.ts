@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import Koa, { type Middleware } from "koa";
 import { accessLog } from "../api/http/access-log";
 import { errorMiddleware } from "../api/http/error-middleware";
@@ -59,5 +60,16 @@ export function closeServer(server: http.Server): Promise<void> {
   return new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
+  });
+}
+
+/** Routes the server's WebSocket upgrades to the faces by path; any other path is refused with 404. */
+export function routeUpgrades(server: http.Server, faces: readonly Face[]): void {
+  const byPath = new Map(faces.flatMap((f) => f.upgrades ?? []).map((u) => [u.path, u]));
+  server.on("upgrade", (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const target = byPath.get(path);
+    if (target) return target.handle(req, socket, head);
+    socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
   });
 }

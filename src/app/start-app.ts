@@ -6,7 +6,7 @@ import { CommitPipeline } from "../events/commit-pipeline";
 import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
 import { openAuth } from "../auth/open-auth";
-import { authGates } from "./auth";
+import { authGates, socketAuthOf } from "./auth";
 import { openContexts } from "./contexts";
 import { dashboardFace } from "./faces/dashboard-face";
 import { authFace } from "./faces/auth-face";
@@ -15,7 +15,11 @@ import { restAFace } from "./faces/rest-a-face";
 import { reportsFaces } from "./faces/reports-faces";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
-import { buildHttpApp, closeServer, listen } from "./http";
+import { buildHttpApp, closeServer, listen, routeUpgrades } from "./http";
+import { graphqlDeps } from "./graphql-deps";
+import { startLive } from "./live";
+import { graphqlFace } from "./faces/graphql-face";
+import { wsFace } from "./faces/ws-face";
 import { buildNgsiLdCore } from "./ngsi-ld";
 import { startReports } from "./reports";
 import { openStorage } from "./storage";
@@ -46,12 +50,14 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
+  const live = await startLive(config, log, storage, core, traffic, pipeline);
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
   const reports = await startReports(config, log, core, contexts, pipeline);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
+  const socketAuth = socketAuthOf(auth);
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
@@ -59,9 +65,12 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     restAFace(config, traffic),
     ...(auth ? [authFace(auth)] : []),
     ...reportsFaces(config, reports),
+    wsFace(config, log, live, socketAuth),
+    graphqlFace(config, graphqlDeps(config, core, traffic, live, socketAuth), socketAuth),
     dashboardFace(config, auth !== undefined),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
+  routeUpgrades(server, faces);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
   const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;
   const stopFeed = config.feed ? startFeed({ baseUrl: url, log, credential }) : () => undefined;
@@ -70,10 +79,13 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const close = () =>
     (closing ??= (async () => {
       stopFeed();
+      // open WebSockets hold the HTTP server's close: the socket faces close theirs first
+      for (const f of faces) if (f.upgrades) await f.close?.();
       await closeServer(server);
       await subs.close();
       await reports.close();
-      for (const f of faces) await f.close?.();
+      for (const f of faces) if (!f.upgrades) await f.close?.();
+      await live.close();
       await auth?.close();
       await storage.close();
       log.info("citygraph stopped");

@@ -130,6 +130,28 @@ export interface Config {
   auth: AuthConfig;
   /** Citizen reports and alerts; see {@link ReportsConfig}. */
   reports: ReportsConfig;
+  /** WebSocket and GraphQL push; see {@link LiveConfig}. */
+  live: LiveConfig;
+}
+
+/** The live faces: WebSocket `/ws`, GraphQL `/graphql` (docs/graphql-and-websocket.md). */
+export interface LiveConfig {
+  /** Redis pub/sub channel of the live events (with `REDIS_URL`). Env `LIVE_CHANNEL`, default citygraph:live. */
+  channel: string;
+  /** Ping interval; a socket that missed the previous pong is dropped. Env `WS_HEARTBEAT`, default 30s. */
+  heartbeatMs: number;
+  /** Subscriptions one connection may hold. Env `WS_MAX_SUBSCRIPTIONS`, default 20. */
+  maxSubscriptions: number;
+  /** Messages waiting for one slow socket before it is closed (4008). Env `WS_QUEUE_MESSAGES`, default 256. */
+  queueMessages: number;
+  /** Largest client frame; larger closes the socket with 1009. Env `WS_MAX_FRAME_BYTES`, default 64 KiB. */
+  maxFrameBytes: number;
+  /** Client messages per second one socket may send (a burst of twice that). Env `WS_MESSAGES_PER_SECOND`, default 20. */
+  messagesPerSecond: number;
+  /** Deepest GraphQL selection. Env `GRAPHQL_MAX_DEPTH`, default 10. */
+  graphqlMaxDepth: number;
+  /** Most GraphQL result nodes a query may ask for (lists count at their limit). Env `GRAPHQL_MAX_COST`, default 20,000. */
+  graphqlMaxCost: number;
 }
 
 /** The operations dashboard (web/, served at `/`). */
@@ -285,6 +307,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
     reports: reportsConfig(env),
+    live: liveConfig(env),
+  };
+}
+
+function liveConfig(env: NodeJS.ProcessEnv): LiveConfig {
+  const channel = env.LIVE_CHANNEL?.trim() || "citygraph:live";
+  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(channel)) {
+    throw new ConfigError(
+      `LIVE_CHANNEL must be 1 to 100 letters, digits, '_', '.', ':' or '-', got "${channel}"`,
+    );
+  }
+  return {
+    channel,
+    heartbeatMs: durationVar(env, "WS_HEARTBEAT", 30_000, 10, 3_600_000),
+    maxSubscriptions: intVar(env, "WS_MAX_SUBSCRIPTIONS", 20, 1, 10_000),
+    queueMessages: intVar(env, "WS_QUEUE_MESSAGES", 256, 1, 1_000_000),
+    maxFrameBytes: intVar(env, "WS_MAX_FRAME_BYTES", 64 * 1024, 256, 64 * 1024 * 1024),
+    messagesPerSecond: intVar(env, "WS_MESSAGES_PER_SECOND", 20, 1, 100_000),
+    graphqlMaxDepth: intVar(env, "GRAPHQL_MAX_DEPTH", 10, 2, 1000),
+    graphqlMaxCost: intVar(env, "GRAPHQL_MAX_COST", 20_000, 1, 100_000_000),
   };
 }
 

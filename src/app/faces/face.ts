@@ -1,3 +1,5 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import type Router from "@koa/router";
 import type { FaceMount } from "../../api/http/faces";
 import type { RoutePermission } from "../../api/http/route-permissions";
@@ -9,6 +11,8 @@ export interface Face {
   routers: Router[];
   /** What its routes need where the default permission table (api/http/route-permissions.ts) does not fit. */
   permissions?: RoutePermission[];
+  /** WebSocket endpoints: the HTTP upgrade requests of `path` go to `handle`. */
+  upgrades?: { path: string; handle(req: IncomingMessage, socket: Duplex, head: Buffer): void }[];
   /** Stops what the face started (sockets, timers). */
   close?(): Promise<void>;
 }

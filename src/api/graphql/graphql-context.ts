@@ -1,0 +1,52 @@
+import type { CameraDetailStats, CameraStatus, CameraView, TrafficDomain } from "../../domain/traffic";
+import type { LiveBus } from "../../events/live-bus";
+import type { Principal } from "../http/request-context";
+import { BatchLoader } from "./batch-loader";
+
+/** A citizen report as `submitCitizenReport` answers it (§4.11). */
+export interface SubmittedReport {
+  id: string;
+  status: string;
+  verificationStatus: string;
+  message?: string;
+}
+
+/** What the GraphQL face is built on: the traffic domain, its writes and the live bus. */
+export interface GraphqlDeps {
+  domain: TrafficDomain;
+  /** The camera status change of NGSI-LD PATCH (src/domain/traffic/camera-status.ts). */
+  setCameraStatus(id: string, status: CameraStatus): Promise<CameraView>;
+  /** The citizen report submission of the REST faces; undefined while this build has none. */
+  submitReport?(input: Record<string, unknown>, principal: Principal | undefined): Promise<SubmittedReport>;
+  /** True if the principal may change data (operators, admins). */
+  mayWrite(principal: Principal | undefined): boolean;
+  bus: LiveBus;
+  /** Events waiting for one slow subscription before its socket is closed. */
+  queueMessages: number;
+}
+
+/** The context of one GraphQL operation: the deps, the principal and the per-request loaders. */
+export interface GraphqlContext extends GraphqlDeps {
+  principal?: Principal;
+  cameras: BatchLoader<string, CameraView | null>;
+  statistics: BatchLoader<string, CameraDetailStats>;
+  /** Closes the subscription's socket when its reader is too slow (WebSocket only). */
+  closeSlow?: () => void;
+}
+
+/** A fresh context (fresh loaders) for one request or one subscription. */
+export function graphqlContext(deps: GraphqlDeps, principal: Principal | undefined, closeSlow?: () => void): GraphqlContext {
+  const { cameras } = deps.domain;
+  return {
+    ...deps,
+    principal,
+    closeSlow,
+    cameras: new BatchLoader((ids) =>
+      ids.map((id) => {
+        const c = deps.domain.projection.cameras.get(id);
+        return c ? cameras.view(c) : null;
+      }),
+    ),
+    statistics: new BatchLoader((ids) => ids.map((id) => cameras.detailStats(id))),
+  };
+}

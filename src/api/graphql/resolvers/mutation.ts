@@ -1,0 +1,26 @@
+import { GraphQLError } from "graphql";
+import type { CameraStatus } from "../../../domain/traffic";
+import { AppError } from "../../../errors";
+import type { GraphqlContext } from "../graphql-context";
+import type { Resolvers } from "./resolver-map";
+
+/** §4.11 mutations. */
+export const mutationResolvers: Resolvers = {
+  Mutation: {
+    updateCameraStatus: async (_r, a: { id: string; status: string }, ctx: GraphqlContext) => {
+      if (!ctx.mayWrite(ctx.principal)) {
+        throw new AppError("AccessDenied", "Changing a camera's status needs the operator role");
+      }
+      return ctx.setCameraStatus(a.id, a.status.toLowerCase() as CameraStatus);
+    },
+    submitCitizenReport: async (_r, a: { input: Record<string, unknown> }, ctx: GraphqlContext) => {
+      if (!ctx.submitReport) {
+        throw new GraphQLError("submitCitizenReport is not available: this build has no citizen report service", {
+          extensions: { code: "NOT_IMPLEMENTED" },
+        });
+      }
+      const input = { ...a.input, category: String(a.input.category).toLowerCase() };
+      return ctx.submitReport(input, ctx.principal);
+    },
+  },
+};

@@ -1,0 +1,54 @@
+import Router from "@koa/router";
+import { GraphQLError } from "graphql";
+import { buildGraphqlSchema } from "../../api/graphql/build-schema";
+import { graphqlContext, type GraphqlDeps } from "../../api/graphql/graphql-context";
+import { registerGraphqlRoutes } from "../../api/graphql/graphql-routes";
+import { GraphqlSocketServer } from "../../api/graphql/graphql-socket-server";
+import { PersistedQueries } from "../../api/graphql/persisted-queries";
+import { costLimit, depthLimit } from "../../api/graphql/query-limits";
+import type { ErrorRenderer } from "../../api/http/faces";
+import type { SocketAuth } from "../../api/http/socket-auth";
+import type { Config } from "../../config/config";
+import { ERROR_KINDS } from "../../errors";
+import type { Face } from "./face";
+
+/** Errors raised before GraphQL runs (a body too large): `{errors:[{message, extensions:{code}}]}`. */
+const renderGraphqlError: ErrorRenderer = (ctx, err, requestId) => {
+  const code = ERROR_KINDS[err.kind].code;
+  const extensions = err.status >= 500 ? { code, request_id: requestId } : { code };
+  ctx.body = { errors: [new GraphQLError(err.message, { extensions }).toJSON()] };
+  ctx.type = "application/json";
+};
+
+/**
+ * GraphQL at `/graphql` (traffic-service-interface.md §4.11 and §6): queries and mutations over HTTP,
+ * subscriptions over WebSocket on the same path, one schema (src/api/graphql/schema.graphql).
+ */
+export function graphqlFace(config: Config, deps: GraphqlDeps, auth: SocketAuth): Face {
+  const schema = buildGraphqlSchema();
+  const rules = [depthLimit(config.live.graphqlMaxDepth), costLimit(config.live.graphqlMaxCost)];
+  const router = new Router();
+  registerGraphqlRoutes(router, {
+    schema,
+    rules,
+    maxDepth: config.live.graphqlMaxDepth,
+    maxBodyBytes: config.maxBodyBytes,
+    persisted: new PersistedQueries(),
+    context: (principal) => ({ ...graphqlContext(deps, principal) }),
+  });
+  const sockets = new GraphqlSocketServer({
+    schema,
+    rules,
+    maxDepth: config.live.graphqlMaxDepth,
+    maxFrameBytes: config.live.maxFrameBytes,
+    heartbeatMs: config.live.heartbeatMs,
+    auth,
+    context: (principal, closeSlow) => ({ ...graphqlContext(deps, principal, closeSlow) }),
+  });
+  return {
+    mount: { name: "graphql", prefixes: ["/graphql"], renderError: renderGraphqlError },
+    routers: [router],
+    upgrades: [{ path: "/graphql", handle: (req, socket, head) => sockets.handleUpgrade(req, socket, head) }],
+    close: () => sockets.close(),
+  };
+}
