@@ -21,6 +21,7 @@ function boot(): void {
     root.replaceChildren(loginView(showApp, notice));
   };
   const showApp = () => {
+    performance.mark("citygraph:app-start");
     shell = new AppShell(config, () => {
       session.logout();
     });

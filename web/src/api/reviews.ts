@@ -4,30 +4,47 @@ import { requestJson } from "./http";
 export interface ReviewItem {
   id: string;
   category?: string;
-  title?: string;
+  title?: string | null;
   description?: string;
   severity?: string;
   priority?: string;
-  score?: number;
+  score?: number | null;
   evidence?: Record<string, unknown>;
   images?: string[];
-  location?: { lat: number; lon: number; address?: string };
-  submitted_at?: string;
-  status?: string;
+  location?: { lat: number; lon: number; address?: string | null };
+  reportedAt?: string;
 }
 
-/** A page of the review queue. */
-export interface ReviewPage {
-  total: number;
-  items: ReviewItem[];
+interface ReviewBody {
+  report_id: string;
+  type?: string;
+  title?: string | null;
+  description?: string;
+  severity?: string;
+  priority?: string;
+  score?: number | null;
+  evidence?: Record<string, unknown>;
+  images?: string[];
+  location?: { lat: number; lon: number; address?: string | null };
+  reported_at?: string;
 }
 
-/** `GET /v1/reviews`: the queue, priority first, then age; one page of it. */
-export async function listReviews(limit: number, offset: number): Promise<ReviewPage> {
-  const qs = new URLSearchParams({ limit: String(limit), offset: String(offset) });
-  const body = await requestJson<Record<string, unknown>>(`/v1/reviews?${qs}`);
-  const items = (body.reviews ?? body.items ?? body.data ?? []) as ReviewItem[];
-  return { total: typeof body.total === "number" ? body.total : items.length, items };
+/** `GET /v1/reviews`: the whole queue, high priority first, then the oldest. */
+export async function listReviews(): Promise<ReviewItem[]> {
+  const body = await requestJson<{ reviews: ReviewBody[] }>("/v1/reviews");
+  return body.reviews.map((r) => ({
+    id: r.report_id,
+    category: r.type,
+    title: r.title,
+    description: r.description,
+    severity: r.severity,
+    priority: r.priority,
+    score: r.score,
+    evidence: r.evidence,
+    images: r.images,
+    location: r.location,
+    reportedAt: r.reported_at,
+  }));
 }
 
 /** `POST /v1/reviews/{report_id}` with the operator's decision and note. */

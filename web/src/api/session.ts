@@ -107,7 +107,7 @@ class Session {
     this.refreshToken = t.refresh_token;
     const claims = decodeClaims(t.access_token);
     const role = (claims.role ?? (Array.isArray(claims.roles) ? claims.roles[0] : undefined)) as Role;
-    this.user = { name: (claims.preferred_username as string) ?? (claims.username as string) ?? name, role };
+    this.user = { name: (claims.name as string) ?? (claims.preferred_username as string) ?? name, role };
   }
 }
 

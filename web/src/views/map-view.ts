@@ -2,7 +2,7 @@ import L from "leaflet";
 import { listCameras, type Camera } from "../api/cameras";
 import { listOpenAccidents, type Accident } from "../api/accidents";
 import { listZoneShapes, zoneStates, type Zone } from "../api/zones";
-import { poll } from "../api/live";
+import { LiveSocket, poll, type LiveMessage } from "../api/live";
 import type { ClientConfig } from "../config";
 import { createBaseMap } from "../map/base-map";
 import { CameraLayer } from "../map/camera-layer";
@@ -21,8 +21,10 @@ import { cameraDetails } from "./camera-details";
 import { accidentDetails } from "./accident-details";
 import { zoneDetails } from "./zone-details";
 
-/** How often the open accidents are asked for: an accident shows within this (and one answer's time). */
+/** How often the open accidents are asked for while /ws is down: an accident shows within this. */
 const ACCIDENTS_EVERY_MS = 1000;
+/** How often they are asked for while /ws pushes their changes. */
+const ACCIDENTS_BACKSTOP_MS = 15_000;
 /** How often the zones' congestion is recomputed (the feed observes once a minute). */
 const ZONES_EVERY_MS = 60_000;
 
@@ -35,6 +37,18 @@ export class MapView {
   private map?: L.Map;
   private pin?: L.Marker;
   private readonly stops: (() => void)[] = [];
+  private accidentsShown = false;
+  private onPush: (m: LiveMessage) => void = () => undefined;
+  private readonly liveState = h("p", { class: "live-state", role: "status" }, "Live updates: connecting…");
+  private readonly live = new LiveSocket(
+    (m) => this.onPush(m),
+    (up) => {
+      this.liveState.textContent = up
+        ? "Live updates: pushed over WebSocket"
+        : "Live updates: polling every second";
+      this.liveState.dataset.connected = String(up);
+    },
+  );
   private zones: Zone[] = [];
   private readonly cameras: CameraLayer;
   private readonly accidents: AccidentLayer;
@@ -102,7 +116,7 @@ export class MapView {
       "section",
       { class: "view map-view", "aria-label": "Live map" },
       this.mapEl,
-      h("aside", { class: "side-panel", "aria-label": "Map lists" }, this.tabs.el),
+      h("aside", { class: "side-panel", "aria-label": "Map lists" }, this.liveState, this.tabs.el),
     );
   }
 
@@ -115,15 +129,15 @@ export class MapView {
     this.cameras.group.addTo(map);
     this.accidents.group.addTo(map);
     legendControl().addTo(map);
-    // accidents load beside the cameras and the districts, then every second
-    this.stops.push(
-      poll(
-        listOpenAccidents,
-        (a) => this.showAccidents(a),
-        (e) => this.status.error(`Accidents not updated. ${e.message}`),
-        ACCIDENTS_EVERY_MS,
-      ),
+    // accidents load beside the cameras and the districts; then on every push of /ws, and by polling
+    // every second while the socket is down (every 15 s while it is up, in case a push was missed)
+    const accidents = poll(
+      listOpenAccidents,
+      (a) => this.showAccidents(a),
+      (e) => this.status.error(`Accidents not updated. ${e.message}`),
+      () => (this.live.connected() ? ACCIDENTS_BACKSTOP_MS : ACCIDENTS_EVERY_MS),
     );
+    this.stops.push(accidents.stop);
     const done = this.status.progress("Loading cameras and districts…");
     try {
       const [cameras, zones] = await Promise.all([listCameras(), listZoneShapes()]);
@@ -139,20 +153,33 @@ export class MapView {
     } catch (e) {
       this.status.error(`The map could not load its data. ${(e as Error).message}`);
     }
-    this.stops.push(
-      poll(
-        zoneStates,
-        (s) => this.showZoneStates(s),
-        (e) => this.status.error(`Zone states not updated. ${e.message}`),
-        ZONES_EVERY_MS,
-      ),
-      poll(
-        congestionZones,
-        (a) => this.congestion.show(a),
-        (e) => this.status.error(`Congested areas not updated. ${e.message}`),
-        ZONES_EVERY_MS,
-      ),
+    const states = poll(
+      zoneStates,
+      (s) => this.showZoneStates(s),
+      (e) => this.status.error(`Zone states not updated. ${e.message}`),
+      ZONES_EVERY_MS,
     );
+    const areas = poll(
+      congestionZones,
+      (a) => this.congestion.show(a),
+      (e) => this.status.error(`Congested areas not updated. ${e.message}`),
+      ZONES_EVERY_MS,
+    );
+    this.stops.push(states.stop, areas.stop);
+    // a zone's update comes per zone: many arrive together, one refresh follows them
+    let zonesDue: ReturnType<typeof setTimeout> | undefined;
+    this.onPush = (m) => {
+      if (m.channel === "accidents") accidents.now();
+      if (m.channel === "traffic" && !zonesDue) {
+        zonesDue = setTimeout(() => {
+          zonesDue = undefined;
+          states.now();
+          areas.now();
+        }, 500);
+      }
+    };
+    this.live.start();
+    this.stops.push(() => this.live.stop());
   }
 
   /** Leaflet measures its element: call when the view is shown again. */
@@ -186,8 +213,8 @@ export class MapView {
 
   private showAccidents(accidents: Accident[]): void {
     this.accidents.sync(accidents);
-    if (!performance.getEntriesByName("citygraph:accidents-shown").length)
-      performance.mark("citygraph:accidents-shown");
+    if (!this.accidentsShown) performance.mark("citygraph:accidents-shown");
+    this.accidentsShown = true;
     this.accidentList.set(accidents);
     this.tabs.setCount("accidents", accidents.length);
   }
