@@ -28,7 +28,7 @@ function boot(): void {
     root.replaceChildren(shell.el);
     void shell.start();
   };
-  session.onExpired(() => showLogin("Your session ended: please log in again."));
+  session.onExpired((notice) => showLogin(notice));
   root.removeAttribute("aria-busy");
   if (session.loggedIn()) showApp();
   else showLogin();

@@ -20,7 +20,7 @@ class Session {
   private refreshToken?: string;
   private user?: { name: string; role: Role };
   private authRequired = true;
-  private readonly listeners: (() => void)[] = [];
+  private readonly listeners: ((notice: string) => void)[] = [];
 
   /** Whether the service asks for tokens (from the page's configuration). */
   configure(authRequired: boolean): void {
@@ -88,17 +88,17 @@ class Session {
         body: JSON.stringify({ refresh_token: rt }),
       }).catch(() => undefined);
     }
-    this.expired();
+    this.expired("You are logged out.");
   }
 
-  /** Forgets the tokens and tells the page (it shows the login view). */
-  expired(): void {
+  /** Forgets the tokens and tells the page (it shows the login view with `notice`). */
+  expired(notice = "Your session ended: please log in again."): void {
     if (!this.authRequired) return;
     this.access = this.refreshToken = this.user = undefined;
-    for (const l of this.listeners) l();
+    for (const l of this.listeners) l(notice);
   }
 
-  onExpired(listener: () => void): void {
+  onExpired(listener: (notice: string) => void): void {
     this.listeners.push(listener);
   }
 
