@@ -44,7 +44,7 @@ export interface RawIngestResult {
 }
 
 /**
- * The raw Oxigraph ingest ceiling for `nquadsPerEntity` (DESIGN.md "The store lives in a worker thread"):
+ * The raw Oxigraph ingest ceiling for `nquadsPerEntity` (docs/design.md "The store lives in a worker thread"):
  * a fresh worker thread loads each entity's N-Quads with its own `load` call, as the store worker does,
  * without the journal. The HTTP write path is compared against this figure.
  */

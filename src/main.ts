@@ -7,7 +7,7 @@ import { startMallocTrim } from "./runtime/malloc-trim";
 import { startThreadHeapReduce, watchRequests } from "./runtime/heap-reduce";
 
 /**
- * Process entry (DESIGN.md "Layout"): reads the configuration, starts the service, and stops it
+ * Process entry (docs/design.md "Layout"): reads the configuration, starts the service, and stops it
  * gracefully on SIGTERM/SIGINT (stop accepting, finish in-flight writes, flush the journal).
  */
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { GraphqlDeps } from "../api/graphql/graphql-context";
-import type { SocketAuth } from "../api/http/socket-auth";
+import type { LiveAuth } from "../api/http/live-auth";
 import type { Config } from "../config/config";
 import type { TrafficDomain } from "../domain/traffic";
 import { setCameraStatus } from "../domain/traffic/camera-status";
@@ -12,13 +12,14 @@ export function graphqlDeps(
   core: NgsiLdCore,
   traffic: TrafficDomain,
   live: LiveParts,
-  auth: SocketAuth,
+  auth: LiveAuth,
 ): GraphqlDeps {
   return {
     domain: traffic,
     setCameraStatus: (id, status) =>
       setCameraStatus(core.attributes, traffic.cameras, traffic.projection.traffic, id, status),
-    mayWrite: (p) => (p ? auth.mayWrite(p) : true),
+    mayWrite: (p) => p !== undefined && auth.mayWrite(p),
+    mayReport: (p) => p !== undefined && auth.mayReport(p),
     bus: live.bus,
     queueMessages: config.live.queueMessages,
   };

@@ -12,7 +12,7 @@ import type { Logger } from "../log/logger";
 import type { Face } from "./faces/face";
 
 /**
- * The request pipeline every face shares (DESIGN.md "The request pipeline"): request id -> access
+ * The request pipeline every face shares (docs/design.md "The request pipeline"): request id -> access
  * log -> face selection -> the face's error renderer -> `gates` (auth, then rate limit) -> the faces'
  * routes -> 404.
  */

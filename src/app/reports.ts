@@ -5,6 +5,7 @@ import { AlertStage } from "../domain/alerts/alert-stage";
 import { AlertSubscriptions } from "../domain/alerts/alert-subscriptions";
 import { CityPlaces } from "../domain/city-places";
 import { GraphAccess } from "../domain/graph-access";
+import type { TrafficDomain } from "../domain/traffic";
 import { MediaStore } from "../domain/reports/report-images";
 import { RescoreStage } from "../domain/reports/rescore-stage";
 import { ReviewService } from "../domain/reports/review-service";
@@ -56,30 +57,57 @@ export async function startReports(
   core: NgsiLdCore,
   contexts: ContextParts,
   pipeline: CommitPipeline,
+  traffic: TrafficDomain,
 ): Promise<ReportsParts> {
   const rc = config.reports;
-  const graph = new GraphAccess(core.entities, core.querySources, await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]), "", config.maxLimit);
-  const places = new CityPlaces(graph);
-  pipeline.derive("district places", (e) => {
-    if (e.writes.some((w) => w.graph.startsWith("urn:ngsi-ld:District:"))) places.invalidate();
-  });
+  const graph = new GraphAccess(
+    core.entities,
+    core.querySources,
+    await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]),
+    "",
+    config.maxLimit,
+  );
+  const places = new CityPlaces(graph, () => traffic.zones.list());
   const media = new MediaStore(path.join(config.dataDir, "media"));
   const locks = new KeyedLock();
   const info = (msg: string, f?: object) => log.info(msg, f);
   const warn = (msg: string, f?: object) => log.warn(msg, f);
   const verification = new VerificationService(graph, locks, rc.verifyDelayMs, (m, f) => log.debug(m, f));
   const n = config.notify;
-  const place = (suffix: string) => ({ redisUrl: config.redisUrl, name: `${n.queueName}-${suffix}`, stalledMs: n.stalledMs, keepDead: n.keepDead });
+  const place = (suffix: string) => ({
+    redisUrl: config.redisUrl,
+    name: `${n.queueName}-${suffix}`,
+    stalledMs: n.stalledMs,
+    keepDead: n.keepDead,
+  });
   const verifyQueue = createJobQueue<VerifyJob>(
     (job) => verification.run(job),
     { ...n, perEndpoint: 4, concurrency: 4 },
     { ...place("verify"), priorityOf: (j) => (j as VerifyJob).priority },
-    (r) => (r.ok ? undefined : warn("verification failed", { report: r.job.reportId, error: r.error, dead: r.final })),
+    (r) =>
+      r.ok
+        ? undefined
+        : warn("verification failed", { report: r.job.reportId, error: r.error, dead: r.final }),
     (e) => log.error("verification queue error", { error: e.message }),
   );
   verification.attach(verifyQueue);
   const review = new ReviewService(graph, places, locks);
-  const submission = new SubmissionService(graph, places, media, verification, mediaPath, async () => (await review.queue()).length, rc.verifyDelayMs);
+  let backlog = { at: 0, n: Promise.resolve(0) };
+  const reviewBacklog = (): Promise<number> => {
+    // the review queue's length for the estimate, read at most every 10 s (it reads every report)
+    if (Date.now() - backlog.at > 10_000)
+      backlog = { at: Date.now(), n: review.queue().then((q) => q.length) };
+    return backlog.n;
+  };
+  const submission = new SubmissionService(
+    graph,
+    places,
+    media,
+    verification,
+    mediaPath,
+    reviewBacklog,
+    rc.verifyDelayMs,
+  );
 
   const vapid = loadOrMakeVapidKeys(config.dataDir);
   const list: ChannelSender[] = [new WebhookSender(), new PushSender(vapid, rc.vapidSubject)];
@@ -90,7 +118,15 @@ export async function startReports(
     (job, timeoutMs) => senders.send(job, timeoutMs),
     n,
     place("alerts"),
-    (r) => (r.ok ? undefined : warn("alert delivery failed", { channel: r.job.channel, uri: r.job.uri, error: r.error, dead: r.final })),
+    (r) =>
+      r.ok
+        ? undefined
+        : warn("alert delivery failed", {
+            channel: r.job.channel,
+            uri: r.job.uri,
+            error: r.error,
+            dead: r.final,
+          }),
     (e) => log.error("alert queue error", { error: e.message }),
   );
   const alertSubscriptions = new AlertSubscriptions(graph, places, (c) => senders.configured(c));
@@ -119,4 +155,3 @@ export async function startReports(
     },
   };
 }
-

@@ -6,24 +6,29 @@ import { CommitPipeline } from "../events/commit-pipeline";
 import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
 import { openAuth } from "../auth/open-auth";
-import { authGates, socketAuthOf } from "./auth";
+import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { dashboardFace } from "./faces/dashboard-face";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
-import { restAFace } from "./faces/rest-a-face";
 import { reportsFaces } from "./faces/reports-faces";
+import { restAFace } from "./faces/rest-a-face";
+import { docsFace } from "./faces/docs-face";
+import { restBFace } from "./faces/rest-b-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
+import { cameraImages } from "./images";
 import { buildHttpApp, closeServer, listen, routeUpgrades } from "./http";
 import { graphqlDeps } from "./graphql-deps";
 import { startLive } from "./live";
 import { graphqlFace } from "./faces/graphql-face";
 import { wsFace } from "./faces/ws-face";
+import { liveAuth } from "./live-auth";
 import { buildNgsiLdCore } from "./ngsi-ld";
 import { startReports } from "./reports";
 import { openStorage } from "./storage";
 import { startSubscriptions } from "./subscriptions";
+import { startFederation } from "./federation";
 import { buildTrafficDomain } from "./traffic";
 
 /** A running citygraph service. */
@@ -37,7 +42,7 @@ export interface RunningApp {
 }
 
 /**
- * The composition root (DESIGN.md "Layout"): opens the storage, builds the NGSI-LD model and the
+ * The composition root (docs/design.md "Layout"): opens the storage, builds the NGSI-LD model and the
  * commit pipeline, mounts the faces on one HTTP server, then seeds the demo city and starts its feed.
  */
 export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
@@ -48,25 +53,32 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline);
+  const federation = await startFederation(config, log, storage, contexts, subs);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
+  subs.onDelivery(
+    (r) => r.ok && traffic.alerts.recordDelivery(r.job.body, Date.parse(r.at), r.job.subscriptionId),
+  );
   const live = await startLive(config, log, storage, core, traffic, pipeline);
   log.debug("commit pipeline", pipeline.describe());
   if (config.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
-  const reports = await startReports(config, log, core, contexts, pipeline);
+  const reports = await startReports(config, log, core, contexts, pipeline, traffic);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
-  const socketAuth = socketAuthOf(auth);
+  const images = cameraImages(config);
+  const pushAuth = liveAuth(auth);
   const faces = [
     rootFace(storage, subs),
     sparqlFace(config, log, pipeline),
-    ngsiLdFace(config, storage, contexts, core, subs),
-    restAFace(config, traffic),
-    ...(auth ? [authFace(auth)] : []),
+    ngsiLdFace(config, storage, contexts, core, subs, federation),
+    restAFace(config, traffic, images),
+    restBFace(config, traffic, images, core),
+    docsFace(),
     ...reportsFaces(config, reports),
-    wsFace(config, log, live, socketAuth),
-    graphqlFace(config, graphqlDeps(config, core, traffic, live, socketAuth), socketAuth),
+    ...(auth ? [authFace(auth)] : []),
+    wsFace(config, log, live, pushAuth),
+    graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth), pushAuth),
     dashboardFace(config, auth !== undefined),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
@@ -82,6 +94,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       // open WebSockets hold the HTTP server's close: the socket faces close theirs first
       for (const f of faces) if (f.upgrades) await f.close?.();
       await closeServer(server);
+      await federation.close();
       await subs.close();
       await reports.close();
       for (const f of faces) if (!f.upgrades) await f.close?.();

@@ -2,7 +2,7 @@ import type { Config } from "../config/config";
 import type { CommitPipeline } from "../events/commit-pipeline";
 import { createNotificationQueue } from "../jobs/create-queue";
 import { closeMqttClients } from "../jobs/mqtt-sender";
-import type { NotificationQueue } from "../jobs/notification-job";
+import type { DeliveryResult, NotificationQueue } from "../jobs/notification-job";
 import type { Logger } from "../log/logger";
 import { queryEntities } from "../ngsi-ld/query/entity-query";
 import { SubscriptionIndex } from "../ngsi-ld/subscriptions/subscription-index";
@@ -18,6 +18,8 @@ import type { Storage } from "./storage";
 export interface SubscriptionParts {
   subscriptions: SubscriptionService;
   queue: NotificationQueue;
+  /** Adds a listener of every delivery attempt's outcome (the accident timeline's `alert_sent`). */
+  onDelivery(listener: (r: DeliveryResult) => void): void;
   close(): Promise<void>;
 }
 
@@ -56,10 +58,14 @@ export async function startSubscriptions(
     statsFlushMs: config.notify.statusFlushMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
+  const delivered: ((r: DeliveryResult) => void)[] = [];
   const queue = createNotificationQueue(
     config.notify,
     config.redisUrl,
-    (r) => notifier.onResult(r),
+    (r) => {
+      notifier.onResult(r);
+      for (const l of delivered) l(r);
+    },
     (e) => log.error("notification queue error", { error: e.message }),
   );
   notifier.attach(queue);
@@ -67,6 +73,7 @@ export async function startSubscriptions(
   return {
     subscriptions,
     queue,
+    onDelivery: (l) => void delivered.push(l),
     close: async () => {
       notifier.close();
       await subscriptions.flush();

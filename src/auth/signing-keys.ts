@@ -51,7 +51,7 @@ function newKey(now: number): StoredKey {
 }
 
 /**
- * The token signing keys (DESIGN.md "identity and tokens"): made on first start and kept in
+ * The token signing keys (docs/design.md "identity and tokens"): made on first start and kept in
  * `DATA_DIR/auth/signing-keys.json` (mode 0600). The newest key signs; {@link rotate} adds a new one and
  * keeps the old ones for verification until every token they signed has expired, so a rotation logs
  * nobody out.

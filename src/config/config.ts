@@ -79,6 +79,16 @@ export interface Config {
   contextFetchTimeoutMs: number;
   /** Load the HCMC dataset into an empty store at start. Env `SEED` (on/off), default on. */
   seed: boolean;
+  /**
+   * Timeout of a request to a registered context source whose registration sets no `management.timeout`,
+   * ms (distributed operations). Env `FEDERATION_TIMEOUT_MS`, default 3000.
+   */
+  federationTimeoutMs: number;
+  /**
+   * This broker's name in the `Via` header of requests it passes on to context sources (loop detection).
+   * Env `FEDERATION_BROKER_ID`, default `citygraph-<random>` (new at each start).
+   */
+  federationBrokerId?: string;
   /** Run the live observation feed. Env `FEED` (on/off), default on. */
   feed: boolean;
   /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
@@ -128,6 +138,13 @@ export interface Config {
   dashboard: DashboardConfig;
   /** Identity, tokens and rate limits; see {@link AuthConfig}. */
   auth: AuthConfig;
+  /**
+   * URL template of camera snapshots for `latest-image` (`{id}` = camera id, `{image_url}` = the camera's
+   * imageURL); unset = frames rendered offline. Env `CAMERA_SNAPSHOT_URL`.
+   */
+  cameraSnapshotUrl?: string;
+  /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, 256 MiB. */
+  cameraSnapshotCacheBytes: number;
   /** Citizen reports and alerts; see {@link ReportsConfig}. */
   reports: ReportsConfig;
   /** WebSocket and GraphQL push; see {@link LiveConfig}. */
@@ -288,6 +305,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
     contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),
     seed: switchVar(env, "SEED", true),
+    federationTimeoutMs: intVar(env, "FEDERATION_TIMEOUT_MS", 3000, 10, 600_000),
+    federationBrokerId: env.FEDERATION_BROKER_ID?.trim() || undefined,
     feed: switchVar(env, "FEED", true),
     maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
     queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
@@ -306,6 +325,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR) : undefined,
     },
     auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
+    cameraSnapshotUrl: env.CAMERA_SNAPSHOT_URL?.trim() || undefined,
+    cameraSnapshotCacheBytes: intVar(env, "CAMERA_SNAPSHOT_CACHE_BYTES", 256 * 1024 * 1024, 0, 1024 ** 4),
     reports: reportsConfig(env),
     live: liveConfig(env),
   };

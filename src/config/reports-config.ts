@@ -17,7 +17,6 @@ export interface ReportsConfig {
   verifyDelayMs: number;
 }
 
-
 function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
@@ -35,7 +34,8 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
 /** Reads the reports and alerts settings from `env`. */
 export function reportsConfig(env: NodeJS.ProcessEnv): ReportsConfig {
   const delay = (env.VERIFY_DELAY_MS ?? "").trim();
-  if (delay && !/^\d+$/.test(delay)) throw new ReportsConfigError(`VERIFY_DELAY_MS must be a whole number, got "${delay}"`);
+  if (delay && !/^\d+$/.test(delay))
+    throw new ReportsConfigError(`VERIFY_DELAY_MS must be a whole number, got "${delay}"`);
   return {
     smtpUrl: url(env, "SMTP_URL", ["smtp:", "smtps:"]),
     emailFrom: env.ALERT_EMAIL_FROM?.trim() || "citygraph alerts <alerts@citygraph.local>",

@@ -68,7 +68,12 @@ export class GraphAccess {
         geopropertyIri: LOCATION_IRI,
       };
     const limit = Math.min(sel.limit ?? this.maxLimit, this.maxLimit);
-    const page = await queryEntities(this.sources, this.tenant, { ...filter, limit, offset: 0, count: false }, this.ctx);
+    const page = await queryEntities(
+      this.sources,
+      this.tenant,
+      { ...filter, limit, offset: 0, count: false },
+      this.ctx,
+    );
     return page.entities;
   }
 

@@ -3,7 +3,7 @@ import { CORE_CONTEXT_URL } from "../rdf/context-core";
 
 /**
  * The traffic vocabulary every face shares: the JSON-LD context, the ontology namespace, the shortcut
- * predicates of the plain view and the SPARQL prefixes (DESIGN.md "The domain vocabulary is ours").
+ * predicates of the plain view and the SPARQL prefixes (docs/design.md "The domain vocabulary is ours").
  */
 
 /**
@@ -29,7 +29,7 @@ export const TRAFFIC_NS = "https://w3id.org/citygraph/traffic#";
  * Shortcut predicates the traffic ontology uses for NGSI-LD core terms it cannot redefine (the core
  * context protects `status` and `location`): the plain value triple of `ngsi-ld:status` is
  * `traffic:status`, and `ngsi-ld:location` also gets `traffic:location` with its WKT literal
- * (interface spec §4.10; ontology/traffic.ttl; DESIGN.md "Values are also plain triples").
+ * (interface spec §4.10; ontology/traffic.ttl; docs/design.md "Values are also plain triples").
  */
 export const TRAFFIC_SHORTCUT_ALIASES: Readonly<Record<string, string>> = {
   "https://uri.etsi.org/ngsi-ld/status": `${TRAFFIC_NS}status`,

@@ -1,7 +1,7 @@
 import { ERROR_KINDS, ErrorKind } from "./error-kinds";
 
 /**
- * The one internal error type (DESIGN.md "Errors"). Every layer throws this; each API face
+ * The one internal error type (docs/design.md "Errors"). Every layer throws this; each API face
  * renders it its own way from {@link ERROR_KINDS}.
  */
 export class AppError extends Error {

@@ -1,5 +1,5 @@
 /**
- * The closed set of error kinds (DESIGN.md "Errors") and how each one renders on every face:
+ * The closed set of error kinds (docs/design.md "Errors") and how each one renders on every face:
  * HTTP status, NGSI-LD ProblemDetails `type` (ETSI GS CIM 009 §5.5.2, Table 5.5.2-1), and the
  * traffic REST API's `error.code` (traffic-service-interface.md §7).
  */
@@ -81,6 +81,12 @@ export const ERROR_KINDS = {
     problem: "InternalError",
     code: "SERVICE_UNAVAILABLE",
     title: "Unavailable",
+  },
+  LoopDetected: {
+    status: 508,
+    problem: "LoopDetected",
+    code: "INVALID_REQUEST",
+    title: "Loop detected",
   },
   InternalError: { status: 500, problem: "InternalError", code: "INTERNAL_ERROR", title: "Internal error" },
 } as const;

@@ -25,7 +25,7 @@ interface Named<T> {
 }
 
 /**
- * The one place that says what a write has done when its client hears "201" (DESIGN.md "The commit
+ * The one place that says what a write has done when its client hears "201" (docs/design.md "The commit
  * pipeline"). Stages, in order:
  * 1. apply: the store applies the write (GraphStore.commit);
  * 2. durable: the journal's fsync and every durable hook, in parallel; a failing hook fails the

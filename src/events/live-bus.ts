@@ -5,7 +5,7 @@ import { SubscriberIndex, type LiveFilter } from "./subscriber-index";
 export type LiveListener = (e: LiveEvent) => void;
 
 /**
- * The event bus of the live faces (DESIGN.md "event fan-out to WebSocket / GraphQL subscribers"):
+ * The event bus of the live faces (docs/design.md "event fan-out to WebSocket / GraphQL subscribers"):
  * producers publish domain events, each face subscribes per client with a filter.
  */
 export interface LiveBus {

@@ -12,7 +12,7 @@ interface Envelope {
 }
 
 /**
- * The bus across processes (DESIGN.md "pub/sub between replicas"): an event is delivered at once to
+ * The bus across processes (docs/design.md "pub/sub between replicas"): an event is delivered at once to
  * this process's subscribers and published on one Redis channel; every other process subscribed to
  * that channel delivers it to its own subscribers. A process skips its own messages by origin id.
  * Pub/sub is at most once: a process disconnected from Redis misses what was published meanwhile

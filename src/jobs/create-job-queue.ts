@@ -15,7 +15,7 @@ export interface QueuePlace {
 }
 
 /**
- * A job queue for any kind of job (DESIGN.md "Parts that are real": in-process queue with retries, BullMQ
+ * A job queue for any kind of job (docs/design.md "Parts that are real": in-process queue with retries, BullMQ
  * on Redis when `REDIS_URL` is set), with the notification queue's retries, backoff and limits. Alert
  * deliveries and report verifications use it; NGSI-LD notifications use createNotificationQueue.
  */

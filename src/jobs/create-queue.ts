@@ -5,7 +5,7 @@ import type { DeliveryResult, NotificationQueue } from "./notification-job";
 import { sendNotification } from "./send-notification";
 
 /**
- * The notification queue of this configuration (DESIGN.md "Parts that are real"): BullMQ on Redis when
+ * The notification queue of this configuration (docs/design.md "Parts that are real"): BullMQ on Redis when
  * `redisUrl` is set, the in-process queue otherwise; both deliver with {@link sendNotification}.
  */
 export function createNotificationQueue(

@@ -15,7 +15,7 @@ import {
 const DEAD_KEPT = 1000;
 
 /**
- * The job queue without Redis (DESIGN.md "Parts that are real": in-process queue with retries):
+ * The job queue without Redis (docs/design.md "Parts that are real": in-process queue with retries):
  * the same retry behaviour as the BullMQ queue (attempts, exponential backoff with a cap, a timeout per
  * request, bounded concurrency per endpoint and overall), kept in memory, so pending jobs are lost if
  * the process dies; use REDIS_URL where that matters.

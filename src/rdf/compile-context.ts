@@ -30,11 +30,6 @@ const ABSOLUTE = /^([A-Za-z][A-Za-z0-9+\-.]*|_):[^\s]*$/;
 const GEN_DELIM = new Set([":", "/", "?", "#", "[", "]", "@"]);
 const UNSUPPORTED = ["@context", "@reverse", "@nest", "@index"];
 
-/** True if `s` is an absolute IRI or blank node identifier by jsonld.js's test. */
-export function isAbsoluteIri(s: string): boolean {
-  return ABSOLUTE.test(s);
-}
-
 /** Shortest first, then lexicographically least (JSON-LD 1.1 API §4.3 step 3). */
 export function shortestLeast(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);

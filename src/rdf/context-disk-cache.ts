@@ -10,7 +10,7 @@ export function urlDigest(url: string): string {
 }
 
 /**
- * Disk cache of downloaded remote @contexts (DESIGN.md "JSON-LD contexts": "remote ones fetched
+ * Disk cache of downloaded remote @contexts (docs/design.md "JSON-LD contexts": "remote ones fetched
  * once, cached on disk"): one file `<sha256(url)>.json` per URL holding `{url, fetchedAt, document}`.
  * The URL is recorded so a hash collision or a foreign file is never served for another URL.
  * Writes go to a temporary file first and are renamed, so a crash never leaves half a file.

@@ -16,7 +16,7 @@ export function findProjectRoot(startDir: string = __dirname): string {
   }
 }
 
-/** The project's own contexts folder (`<root>/contexts`, see DESIGN.md "The domain vocabulary"). */
+/** The project's own contexts folder (`<root>/contexts`, see docs/design.md "The domain vocabulary"). */
 export function projectContextsDir(): string {
   return path.join(findProjectRoot(), "contexts");
 }

@@ -31,12 +31,7 @@ export const XSD_DATETIME = `${XSD}dateTime`;
 
 /** NGSI-LD core vocabulary (ETSI GS CIM 009 §5.2.1 and Annex B core context). */
 export const NGSI_LD = "https://uri.etsi.org/ngsi-ld/";
-export const NGSI_LD_DEFAULT_CONTEXT = `${NGSI_LD}default-context/`;
-export const NGSI_LD_PROPERTY = `${NGSI_LD}Property`;
-export const NGSI_LD_RELATIONSHIP = `${NGSI_LD}Relationship`;
 export const NGSI_LD_GEOPROPERTY = `${NGSI_LD}GeoProperty`;
-export const NGSI_LD_LANGUAGEPROPERTY = `${NGSI_LD}LanguageProperty`;
-export const NGSI_LD_VOCABPROPERTY = `${NGSI_LD}VocabProperty`;
 export const NGSI_LD_HAS_VALUE = `${NGSI_LD}hasValue`;
 export const NGSI_LD_CREATED_AT = `${NGSI_LD}createdAt`;
 export const NGSI_LD_MODIFIED_AT = `${NGSI_LD}modifiedAt`;

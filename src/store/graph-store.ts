@@ -1,13 +1,13 @@
+/** Name of the default tenant (no `NGSILD-Tenant` header). */
+export const DEFAULT_TENANT = "";
+
 /**
- * The contract of the graph store (DESIGN.md "One graph, many faces", "Durability is ours to build").
+ * The contract of the graph store (docs/design.md "One graph, many faces", "Durability is ours to build").
  *
  * The store owns every fact: one Oxigraph dataset per tenant, living in a worker thread, plus a
  * journal and snapshots in DATA_DIR. Everything crossing this interface is N-Quads / N-Triples text,
  * never term objects (measured: term objects cost hundreds of µs per quad as the store grows).
  */
-
-/** Name of the default tenant (no `NGSILD-Tenant` header). */
-export const DEFAULT_TENANT = "";
 
 /**
  * Named graphs whose IRI starts with this hold the broker's own state (subscriptions, registries):

@@ -82,7 +82,7 @@ type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 
 /**
  * Starts the store worker, waits for snapshot load + journal replay, and returns the main-thread proxy
- * implementing {@link GraphStore} (DESIGN.md "The store lives in a worker thread", "Durability is ours
+ * implementing {@link GraphStore} (docs/design.md "The store lives in a worker thread", "Durability is ours
  * to build"). Only text crosses the thread boundary; commit `meta` stays in this thread and is handed
  * to change-feed listeners after the write is durable, in seq order. Worker errors come back as
  * AppError of the same kind (StoreFull, BadRequestData, InternalError...).

@@ -20,7 +20,7 @@ import { CORE_URL, ETSI_URL, loadContext } from "../unit/ngsi-ld/codec/local-con
 /**
  * The derived indexes (attribute, geo, discovery) hold the same entries whether the change feed filled
  * them from the entities the repository wrote (entities/written-entity.ts, codec/reads-as-written.ts) or
- * the start-up scan decoded every graph read back from the store (DESIGN.md "Indexes beside the store,
+ * the start-up scan decoded every graph read back from the store (docs/design.md "Indexes beside the store,
  * derived from it"): generated entities of every attribute kind, multi-instance attributes with
  * datasetIds, sub-attributes, value objects, entities the feed must decode after all, written with two
  * different @contexts, then replaced, merged into batches with deletions, and deleted.

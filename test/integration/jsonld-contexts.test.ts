@@ -71,6 +71,14 @@ describe("NGSI-LD /jsonldContexts over HTTP (ETSI GS CIM 009 §5.13, §6.31-6.32
     const urls = (await list.json()) as string[];
     expect(urls).to.have.length(1);
     expect(urls[0].endsWith(location)).to.equal(true);
+    // the URL names this server (scheme and Host), whatever Origin header the client sends, or none
+    const server = new URL(base).origin;
+    expect(urls[0]).to.equal(`${server}${location}`);
+    for (const headers of [{}, { Origin: "http://elsewhere.example" }] as Record<string, string>[]) {
+      const detailed = await fetch(`${base}/jsonldContexts?details=true&kind=Hosted`, { headers });
+      const [info] = (await detailed.json()) as { URL: string }[];
+      expect(info.URL).to.equal(`${server}${location}`);
+    }
 
     const serve = await fetch(`${base}/jsonldContexts/${localId}`);
     expect(serve.status).to.equal(200);

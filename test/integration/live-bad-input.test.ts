@@ -21,12 +21,24 @@ describe("GraphQL and WebSocket bad input: clear errors, no 5xx, no crash", func
     expect(syntax.body.errors?.[0].extensions?.code).to.equal("INVALID_REQUEST");
     const unknown = await gql(app.url, "{ cameraz { id } }");
     expect(unknown.body.errors?.[0].extensions?.code).to.equal("INVALID_REQUEST");
-    const badJson = await fetch(`${app.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    const badJson = await fetch(`${app.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
     expect(badJson.status).to.equal(400);
-    const noQuery = await fetch(`${app.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const noQuery = await fetch(`${app.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(noQuery.status).to.equal(400);
-    expect(((await noQuery.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).to.equal("INVALID_REQUEST");
-    const badVar = await gql(app.url, "query($d: DateTime) { accidents(startDate: $d) { totalCount } }", { d: "yesterday" });
+    expect(
+      ((await noQuery.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code,
+    ).to.equal("INVALID_REQUEST");
+    const badVar = await gql(app.url, "query($d: DateTime) { accidents(startDate: $d) { totalCount } }", {
+      d: "yesterday",
+    });
     expect(badVar.status).to.be.below(500);
     expect(badVar.body.errors?.[0].message).to.match(/ISO 8601/);
     await health();
@@ -42,7 +54,9 @@ describe("GraphQL and WebSocket bad input: clear errors, no 5xx, no crash", func
     let mid = "name";
     for (let i = 0; i < 12; i++) mid = `ofType { ${mid} }`;
     const m = await gql(app.url, `{ __type(name: "Camera") { fields { type { ${mid} } } } }`);
-    expect(m.body.errors?.[0]).to.deep.include({ message: "The query is 16 levels deep; at most 10 are allowed" });
+    expect(m.body.errors?.[0]).to.deep.include({
+      message: "The query is 16 levels deep; at most 10 are allowed",
+    });
     expect(m.body.errors?.[0].extensions?.code).to.equal("QUERY_TOO_DEEP");
     const huge = "{ a ".repeat(5000) + "}".repeat(5000);
     const h = await gql(app.url, huge);
@@ -53,7 +67,10 @@ describe("GraphQL and WebSocket bad input: clear errors, no 5xx, no crash", func
 
   it("a query asking for 10^6 nodes is refused with QUERY_TOO_COMPLEX", async () => {
     // 2,500 aliases x 100 cameras x 4 fields
-    const aliases = Array.from({ length: 2500 }, (_, i) => `c${i}: cameras(limit: 100) { edges { node { location { lat lon } } } }`);
+    const aliases = Array.from(
+      { length: 2500 },
+      (_, i) => `c${i}: cameras(limit: 100) { edges { node { location { lat lon } } } }`,
+    );
     const r = await gql(app.url, `{ ${aliases.join(" ")} }`);
     expect(r.status).to.be.below(500);
     expect(r.body.errors?.[0].extensions?.code).to.equal("QUERY_TOO_COMPLEX");
@@ -69,8 +86,13 @@ describe("GraphQL and WebSocket bad input: clear errors, no 5xx, no crash", func
     p.send({ type: "subscribe", channels: ["accidents"], severity: ["apocalyptic"] });
     p.ws.send(Buffer.from([1, 2, 3]), { binary: true });
     await p.next(() => p.matching((m) => m.type === "error").length === 5);
-    const errors = p.matching((m) => m.type === "error").map((m) => m.error as { code: string; message: string });
-    expect(errors[0]).to.deep.equal({ code: "INVALID_REQUEST", message: 'Unknown message type "dance": use subscribe, unsubscribe or ping' });
+    const errors = p
+      .matching((m) => m.type === "error")
+      .map((m) => m.error as { code: string; message: string });
+    expect(errors[0]).to.deep.equal({
+      code: "INVALID_REQUEST",
+      message: 'Unknown message type "dance": use subscribe, unsubscribe or ping',
+    });
     expect(errors[1].code).to.equal("INVALID_REQUEST");
     expect(errors[2]).to.include({ code: "INVALID_PARAMETER" });
     expect(errors[3].message).to.match(/Unknown severity/);
@@ -111,17 +133,24 @@ describe("GraphQL and WebSocket bad input: clear errors, no 5xx, no crash", func
     await g.next((m) => m.type === "connection_ack");
     raw.send(JSON.stringify({ type: "dance" }));
     expect((await g.closedWith()).code).to.equal(4400);
-    const client = createClient({ url: `${app.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${app.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     const errors: unknown[] = [];
     await new Promise<void>((resolve) => {
-      client.subscribe({ query: "subscription { accidentAlerts(severity: [BAD]) { id } }" }, {
-        next: () => undefined,
-        error: (e) => {
-          errors.push(e);
-          resolve();
+      client.subscribe(
+        { query: "subscription { accidentAlerts(severity: [BAD]) { id } }" },
+        {
+          next: () => undefined,
+          error: (e) => {
+            errors.push(e);
+            resolve();
+          },
+          complete: () => resolve(),
         },
-        complete: () => resolve(),
-      });
+      );
     });
     expect(JSON.stringify(errors[0])).to.match(/INVALID_REQUEST/);
     await client.dispose();

@@ -21,7 +21,11 @@ function collect(client: Client, query: string, variables?: Record<string, unkno
   const errors: unknown[] = [];
   const stop = client.subscribe(
     { query, variables },
-    { next: (r) => void got.push(r as Record<string, unknown>), error: (e) => void errors.push(e), complete: () => undefined },
+    {
+      next: (r) => void got.push(r as Record<string, unknown>),
+      error: (e) => void errors.push(e),
+      complete: () => undefined,
+    },
   );
   return { got, errors, stop };
 }
@@ -43,7 +47,9 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
     app = await startTestApp({ SEED: "on" });
     await upsert(app.url, [
       accidentDoc("gq-1", "severe", QUAN_1.lat, QUAN_1.lon),
-      accidentDoc("gq-2", "minor", QUAN_12.lat, QUAN_12.lon, { refCamera: { type: "Relationship", object: "urn:ngsi-ld:TrafficCamera:1" } }),
+      accidentDoc("gq-2", "minor", QUAN_12.lat, QUAN_12.lon, {
+        refCamera: { type: "Relationship", object: "urn:ngsi-ld:TrafficCamera:1" },
+      }),
       weatherDoc("gq-station", 30),
       flowDoc("0", 10.7918902432446, 106.691054105759, 20, 100),
     ]);
@@ -61,7 +67,15 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
         edges { cursor node { id name status zoneId lastUpdate capabilities location { lat lon address } statistics { uptime24h detectionsToday avgVehicleCount } } } } }`,
       { d: "Quận 1" },
     );
-    const c = (body.data as { cameras: { totalCount: number; edges: { node: Record<string, unknown> }[]; pageInfo: Record<string, unknown> } }).cameras;
+    const c = (
+      body.data as {
+        cameras: {
+          totalCount: number;
+          edges: { node: Record<string, unknown> }[];
+          pageInfo: Record<string, unknown>;
+        };
+      }
+    ).cameras;
     expect(c.totalCount).to.be.greaterThan(3);
     expect(c.edges).to.have.length(3);
     for (const e of c.edges) expect(e.node).to.include({ status: "ACTIVE", zoneId: "quan-1" });
@@ -76,7 +90,14 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
     );
     const d = body.data as { camera: { id: string }; accident: Record<string, unknown> };
     expect(d.camera.id).to.equal("0");
-    expect(d.accident).to.deep.include({ id: "gq-1", severity: "SEVERE", status: "ACTIVE", vehiclesInvolved: 2, injuries: 1, fatalities: 0 });
+    expect(d.accident).to.deep.include({
+      id: "gq-1",
+      severity: "SEVERE",
+      status: "ACTIVE",
+      vehiclesInvolved: 2,
+      injuries: 1,
+      fatalities: 0,
+    });
     expect((d.accident.camera as { id: string }).id).to.equal("0");
   });
 
@@ -111,18 +132,26 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
     expect(d.airQuality.stations).to.be.an("array");
   });
 
-  it("updateCameraStatus is seen by NGSI-LD GET and SPARQL", async () => {
-    const { body } = await gql(app.url, `mutation { updateCameraStatus(id: "0", status: ERROR) { id status } }`);
+  it("updateCameraStatus is seen by NGSI-LD GET, REST A and SPARQL", async () => {
+    const { body } = await gql(
+      app.url,
+      `mutation { updateCameraStatus(id: "0", status: ERROR) { id status } }`,
+    );
     expect(body.data).to.deep.equal({ updateCameraStatus: { id: "0", status: "ERROR" } });
-    const ngsi = await (await fetch(`${app.url}/ngsi-ld/v1/entities/urn:ngsi-ld:TrafficCamera:0?options=keyValues`)).json();
+    const ngsi = await (
+      await fetch(`${app.url}/ngsi-ld/v1/entities/urn:ngsi-ld:TrafficCamera:0?options=keyValues`)
+    ).json();
     expect((ngsi as { status: string }).status).to.equal("error");
     const sparql = await fetch(`${app.url}/sparql`, {
       method: "POST",
       headers: { "content-type": "application/sparql-query", accept: "application/sparql-results+json" },
       body: `SELECT ?s WHERE { GRAPH <urn:ngsi-ld:TrafficCamera:0> { <urn:ngsi-ld:TrafficCamera:0> <https://w3id.org/citygraph/traffic#status> ?s } }`,
     });
-    const rows = ((await sparql.json()) as { results: { bindings: { s: { value: string } }[] } }).results.bindings;
+    const rows = ((await sparql.json()) as { results: { bindings: { s: { value: string } }[] } }).results
+      .bindings;
     expect(rows.map((r) => r.s.value)).to.deep.equal(["error"]);
+    const restA = (await (await fetch(`${app.url}/v1/cameras/0`)).json()) as { status: string };
+    expect(restA.status).to.equal("error");
     const back = await gql(app.url, `{ camera(id: "0") { status } }`);
     expect(back.body.data).to.deep.equal({ camera: { status: "ERROR" } });
   });
@@ -145,7 +174,9 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
     expect(missBody.errors[0]).to.deep.include({ message: "PersistedQueryNotFound" });
     expect(missBody.errors[0].extensions.code).to.equal("PERSISTED_QUERY_NOT_FOUND");
     const reg = await gql(app.url, query, undefined, ext);
-    expect(reg.body.data).to.deep.equal({ camera: { id: "1", name: (reg.body.data as { camera: { name: string } }).camera.name } });
+    expect(reg.body.data).to.deep.equal({
+      camera: { id: "1", name: (reg.body.data as { camera: { name: string } }).camera.name },
+    });
     const hit = await fetch(`${app.url}/graphql?extensions=${encodeURIComponent(JSON.stringify(ext))}`);
     expect(hit.status).to.equal(200);
     expect(((await hit.json()) as { data: { camera: { id: string } } }).data.camera.id).to.equal("1");
@@ -155,19 +186,26 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
 
   it("introspection is on", async () => {
     const { body } = await gql(app.url, `{ __schema { subscriptionType { fields { name } } } }`);
-    const names = (body.data as { __schema: { subscriptionType: { fields: { name: string }[] } } }).__schema.subscriptionType.fields.map((f) => f.name);
+    const names = (
+      body.data as { __schema: { subscriptionType: { fields: { name: string }[] } } }
+    ).__schema.subscriptionType.fields.map((f) => f.name);
     expect(names).to.have.members(["trafficUpdates", "accidentAlerts", "weatherUpdates"]);
   });
 
   it("accidentAlerts(severity) delivers exactly the matching accidents, with their camera", async () => {
     const c = wsClient(app);
     clients.push(c);
-    const severe = collect(c, `subscription { accidentAlerts(severity: [SEVERE]) { id severity change camera { id } } }`);
+    const severe = collect(
+      c,
+      `subscription { accidentAlerts(severity: [SEVERE]) { id severity change camera { id } } }`,
+    );
     const minor = collect(c, `subscription { accidentAlerts(severity: [MINOR]) { id severity } }`);
     await new Promise((r) => setTimeout(r, 300));
     await upsert(app.url, [accidentDoc("gq-s1", "severe", QUAN_1.lat, QUAN_1.lon)]);
     await until(() => severe.got.length === 1);
-    expect(severe.got[0]).to.deep.equal({ data: { accidentAlerts: { id: "gq-s1", severity: "SEVERE", change: "CREATED", camera: { id: "0" } } } });
+    expect(severe.got[0]).to.deep.equal({
+      data: { accidentAlerts: { id: "gq-s1", severity: "SEVERE", change: "CREATED", camera: { id: "0" } } },
+    });
     await new Promise((r) => setTimeout(r, 200));
     expect(minor.got).to.have.length(0);
     severe.stop();
@@ -177,16 +215,25 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
   it("trafficUpdates(zones) reaches only that zone's subscribers; weatherUpdates each observation", async () => {
     const c = wsClient(app);
     clients.push(c);
-    const q1 = collect(c, `subscription { trafficUpdates(zones: ["quan-1"]) { timestamp zones { zoneId vehicleCount congestionLevel } } }`);
+    const q1 = collect(
+      c,
+      `subscription { trafficUpdates(zones: ["quan-1"]) { timestamp zones { zoneId vehicleCount congestionLevel } } }`,
+    );
     const q12 = collect(c, `subscription { trafficUpdates(zones: ["quan-12"]) { zones { zoneId } } }`);
     const weather = collect(c, `subscription { weatherUpdates { temperature stationId } }`);
     await new Promise((r) => setTimeout(r, 300));
-    await upsert(app.url, [flowDoc("0", 10.7918902432446, 106.691054105759, 18, 777), weatherDoc("gq-station", 33)]);
+    await upsert(app.url, [
+      flowDoc("0", 10.7918902432446, 106.691054105759, 18, 777),
+      weatherDoc("gq-station", 33),
+    ]);
     await until(() => q1.got.length === 1 && weather.got.length === 1);
-    const zones = (q1.got[0].data as { trafficUpdates: { zones: Record<string, unknown>[] } }).trafficUpdates.zones;
+    const zones = (q1.got[0].data as { trafficUpdates: { zones: Record<string, unknown>[] } }).trafficUpdates
+      .zones;
     expect(zones).to.have.length(1);
     expect(zones[0]).to.include({ zoneId: "quan-1", vehicleCount: 777 });
-    expect((weather.got[0].data as { weatherUpdates: { temperature: number } }).weatherUpdates.temperature).to.equal(33);
+    expect(
+      (weather.got[0].data as { weatherUpdates: { temperature: number } }).weatherUpdates.temperature,
+    ).to.equal(33);
     await new Promise((r) => setTimeout(r, 200));
     expect(q12.got).to.have.length(0);
     q1.stop();

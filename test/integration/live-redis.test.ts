@@ -29,7 +29,8 @@ describe("live events across processes through Redis pub/sub (REDIS_URL)", funct
   it("an accident written through one service reaches a socket of the other, once", async () => {
     const onB = await WsProbe.open(`${b.url}/ws`);
     const onA = await WsProbe.open(`${a.url}/ws`);
-    for (const p of [onA, onB]) p.send({ type: "subscribe", channels: ["accidents"], severity: ["critical"] });
+    for (const p of [onA, onB])
+      p.send({ type: "subscribe", channels: ["accidents"], severity: ["critical"] });
     await onB.next((m) => m.type === "subscribed");
     await onA.next((m) => m.type === "subscribed");
     await upsert(a.url, [accidentDoc("redis-1", "critical", QUAN_1.lat, QUAN_1.lon)]);

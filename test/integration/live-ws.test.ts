@@ -39,7 +39,9 @@ describe("WebSocket /ws (interface spec §6)", function () {
     const data = alert.data as Record<string, unknown>;
     expect(data).to.include({ id: "ws-a1", severity: "severe", change: "created", zone_id: "quan-1" });
     expect(data.location).to.deep.equal({ lat: QUAN_1.lat, lon: QUAN_1.lon });
-    expect(data.message).to.be.a("string").and.match(/severe/);
+    expect(data.message)
+      .to.be.a("string")
+      .and.match(/severe/);
     await all.next(isEvent("accidents"));
     await new Promise((r) => setTimeout(r, 200));
     expect(minor.matching(isEvent("accidents"))).to.have.length(0);
@@ -112,7 +114,10 @@ describe("WebSocket /ws (interface spec §6)", function () {
     p.send({ type: "subscribe", id: "r", channels: ["accidents"], since: before });
     const replayed = await p.next((m) => m.type === "replayed");
     const mine = p.matching((m) => m.replay === true && (m.data as { id?: string })?.id === "ws-r1");
-    expect(mine.map((m) => (m.data as { change: string }).change)).to.deep.equal(["created", "severity_changed"]);
+    expect(mine.map((m) => (m.data as { change: string }).change)).to.deep.equal([
+      "created",
+      "severity_changed",
+    ]);
     expect(replayed.count).to.be.at.least(2);
     await upsert(app.url, [accidentDoc("ws-r2", "minor", QUAN_1.lat, QUAN_1.lon)]);
     const live = await p.next((m) => (m.data as { id?: string })?.id === "ws-r2");
@@ -160,7 +165,9 @@ describe("WebSocket /ws: a reader that stops reading", function () {
     raw.pause();
     // 20 subscriptions x 6,000 accidents x ~400 bytes: ~48 MB, past what loopback TCP buffers hold
     for (let b = 0; b < 6; b++) {
-      const docs = Array.from({ length: 1000 }, (_, k) => accidentDoc(`slow-${b}-${k}`, "minor", QUAN_12.lat, QUAN_12.lon));
+      const docs = Array.from({ length: 1000 }, (_, k) =>
+        accidentDoc(`slow-${b}-${k}`, "minor", QUAN_12.lat, QUAN_12.lon),
+      );
       await upsert(app.url, docs);
     }
     raw.resume();

@@ -140,7 +140,7 @@ function randomFilter(r: Rng): EntityFilter {
   );
 }
 
-describe("query engine, model-based: indexed answers = a naive scan (DESIGN.md indexes)", function () {
+describe("query engine, model-based: indexed answers = a naive scan (docs/design.md indexes)", function () {
   this.timeout(120_000);
   let fed: FeedStore;
   let store: GraphStore;

@@ -16,7 +16,8 @@ export class BatchLoader<K, V> {
     if (hit) return hit;
     const p = new Promise<V>((resolve, reject) => {
       // after the promise jobs of this turn (as DataLoader does), so that sibling resolvers join in
-      if (this.pending.length === 0) void Promise.resolve().then(() => process.nextTick(() => this.dispatch()));
+      if (this.pending.length === 0)
+        void Promise.resolve().then(() => process.nextTick(() => this.dispatch()));
       this.pending.push({ key, resolve, reject });
     });
     this.cache.set(key, p);

@@ -20,6 +20,8 @@ export interface GraphqlDeps {
   submitReport?(input: Record<string, unknown>, principal: Principal | undefined): Promise<SubmittedReport>;
   /** True if the principal may change data (operators, admins). */
   mayWrite(principal: Principal | undefined): boolean;
+  /** True if the principal may submit citizen reports. */
+  mayReport(principal: Principal | undefined): boolean;
   bus: LiveBus;
   /** Events waiting for one slow subscription before its socket is closed. */
   queueMessages: number;
@@ -29,13 +31,18 @@ export interface GraphqlDeps {
 export interface GraphqlContext extends GraphqlDeps {
   principal?: Principal;
   cameras: BatchLoader<string, CameraView | null>;
-  statistics: BatchLoader<string, CameraDetailStats>;
+  /** A camera's statistics, computed once per request (in memory: no promise per camera). */
+  statistics(cameraId: string): CameraDetailStats;
   /** Closes the subscription's socket when its reader is too slow (WebSocket only). */
   closeSlow?: () => void;
 }
 
 /** A fresh context (fresh loaders) for one request or one subscription. */
-export function graphqlContext(deps: GraphqlDeps, principal: Principal | undefined, closeSlow?: () => void): GraphqlContext {
+export function graphqlContext(
+  deps: GraphqlDeps,
+  principal: Principal | undefined,
+  closeSlow?: () => void,
+): GraphqlContext {
   const { cameras } = deps.domain;
   return {
     ...deps,
@@ -47,6 +54,15 @@ export function graphqlContext(deps: GraphqlDeps, principal: Principal | undefin
         return c ? cameras.view(c) : null;
       }),
     ),
-    statistics: new BatchLoader((ids) => ids.map((id) => cameras.detailStats(id))),
+    statistics: memo((id) => cameras.detailStats(id)),
+  };
+}
+
+function memo<V>(f: (key: string) => V): (key: string) => V {
+  const seen = new Map<string, V>();
+  return (key) => {
+    let v = seen.get(key);
+    if (v === undefined) seen.set(key, (v = f(key)));
+    return v;
   };
 }

@@ -10,7 +10,8 @@ import { AppError, ERROR_KINDS } from "../../errors";
  */
 export function formatGraphqlError(err: Readonly<GraphQLError | Error>, requestId?: string): GraphQLError {
   // graphql-http reports a malformed request (bad JSON, no query) as a plain Error: the client's fault
-  if (!(err instanceof GraphQLError)) return new GraphQLError(err.message, { extensions: { code: "INVALID_REQUEST" } });
+  if (!(err instanceof GraphQLError))
+    return new GraphQLError(err.message, { extensions: { code: "INVALID_REQUEST" } });
   const original = err.originalError;
   if (original instanceof AppError) {
     const kind = ERROR_KINDS[original.kind];
@@ -18,12 +19,18 @@ export function formatGraphqlError(err: Readonly<GraphQLError | Error>, requestI
     return withCode(err, kind.code, original.message, { ...original.details });
   }
   // a resolver that failed unexpectedly: nothing of it reaches the client
-  if (original && !(original instanceof GraphQLError)) return internal(err, "INTERNAL_ERROR", "Internal error", requestId);
+  if (original && !(original instanceof GraphQLError))
+    return internal(err, "INTERNAL_ERROR", "Internal error", requestId);
   const code = typeof err.extensions?.code === "string" ? err.extensions.code : "INVALID_REQUEST";
   return withCode(err, code, err.message, {});
 }
 
-function withCode(g: GraphQLError, code: string, message: string, extra: Record<string, unknown>): GraphQLError {
+function withCode(
+  g: GraphQLError,
+  code: string,
+  message: string,
+  extra: Record<string, unknown>,
+): GraphQLError {
   return new GraphQLError(message, {
     nodes: g.nodes,
     source: g.source,

@@ -1,9 +1,10 @@
 import type Router from "@koa/router";
-import { createHandler, type OperationContext } from "graphql-http";
-import type { GraphQLSchema, ValidationRule } from "graphql";
+import { createHandler, type OperationContext, type Response } from "graphql-http";
+import type { ExecutionResult, GraphQLSchema, validate, ValidationRule } from "graphql";
 import type { Context } from "koa";
 import { readBody } from "../http/read-body";
 import { requestOf, type Principal } from "../http/request-context";
+import { DocumentCache } from "./document-cache";
 import { formatGraphqlError } from "./graphql-errors";
 import { parseLimited } from "./parse-limited";
 import type { PersistedQueries } from "./persisted-queries";
@@ -25,14 +26,21 @@ export interface GraphqlHttpOptions<C extends OperationContext> {
  * (queries only), automatic persisted queries on both, parse and validation bounded by the token,
  * depth and cost limits, and `extensions.code` on every error.
  */
-export function registerGraphqlRoutes<C extends OperationContext>(router: Router, o: GraphqlHttpOptions<C>): void {
+export function registerGraphqlRoutes<C extends OperationContext>(
+  router: Router,
+  o: GraphqlHttpOptions<C>,
+): void {
+  const docs = new DocumentCache(parseLimited(o.maxDepth));
   const serve = async (ctx: Context) => {
     const body = ctx.method === "POST" ? await readBody(ctx, o.maxBodyBytes) : null;
     const requestId = requestOf(ctx).id;
     const handler = createHandler<Context, undefined, C>({
       schema: o.schema,
-      parse: parseLimited(o.maxDepth),
+      parse: docs.parse,
+      validate: docs.validate as typeof validate,
       validationRules: o.rules,
+      onOperation: (_req, _args, result) =>
+        result.errors ? undefined : okResponse(result, ctx.get("accept")),
       context: () => o.context(requestOf(ctx).principal),
       formatError: (e) => formatGraphqlError(e, requestId),
       parseRequestParams: (req) => persistedParams(o.persisted, req.method, req.url, body),
@@ -51,6 +59,17 @@ export function registerGraphqlRoutes<C extends OperationContext>(router: Router
   };
   router.get("/graphql", serve);
   router.post("/graphql", serve);
+}
+
+/**
+ * A successful result as graphql-http would answer it, serialized without its error replacer (a
+ * replacer function is called for every key: a third of the serialization time of a page of cameras).
+ */
+function okResponse(result: ExecutionResult, accept: string): Response {
+  const type = accept.includes("application/graphql-response+json")
+    ? "application/graphql-response+json; charset=utf-8"
+    : "application/json; charset=utf-8";
+  return [JSON.stringify(result), { status: 200, statusText: "OK", headers: { "content-type": type } }];
 }
 
 /**

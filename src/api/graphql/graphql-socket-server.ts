@@ -1,11 +1,19 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { getOperationAST, GraphQLError, validate, type GraphQLSchema, type ValidationRule, specifiedRules } from "graphql";
+import {
+  getOperationAST,
+  GraphQLError,
+  type GraphQLSchema,
+  type ValidationRule,
+  specifiedRules,
+} from "graphql";
 import { CloseCode, handleProtocols, makeServer } from "graphql-ws";
 import { WebSocketServer, type WebSocket } from "ws";
 import { AppError, toAppError } from "../../errors";
-import { authCloseCode, bearerToken, type SocketAuth, type SocketSession } from "../http/socket-auth";
+import type { LiveAuth, SocketSession } from "../http/live-auth";
+import { closeCodeOf } from "../http/socket-auth";
 import type { Principal } from "../http/request-context";
+import { DocumentCache } from "./document-cache";
 import { formatGraphqlError } from "./graphql-errors";
 import { parseLimited } from "./parse-limited";
 
@@ -19,7 +27,7 @@ export interface GraphqlSocketOptions {
   maxDepth: number;
   maxFrameBytes: number;
   heartbeatMs: number;
-  auth: SocketAuth;
+  auth: LiveAuth;
   /** The resolvers' context of one subscription. */
   context(principal: Principal | undefined, closeSlow: () => void): Record<string, unknown>;
 }
@@ -48,39 +56,47 @@ export class GraphqlSocketServer {
       perMessageDeflate: false,
       handleProtocols: (protocols) => handleProtocols(protocols),
     });
-    const parse = parseLimited(o.maxDepth);
+    const docs = new DocumentCache(parseLimited(o.maxDepth));
     const server = makeServer<Record<string, unknown> | undefined, Extra>({
       schema: o.schema,
       onConnect: async (ctx) => {
-        const token = bearerToken(ctx.connectionParams?.authorization);
         try {
-          const session = await o.auth.authenticate(token);
+          const session = await o.auth.connection(ctx.connectionParams);
           ctx.extra.session = session;
           if (session.expiresAt !== undefined) {
-            const t = setTimeout(() => ctx.extra.socket.close(4401, "Token expired"), Math.max(0, session.expiresAt - Date.now()));
+            const t = setTimeout(
+              () => ctx.extra.socket.close(4401, "Token expired"),
+              Math.max(0, session.expiresAt - Date.now()),
+            );
             t.unref();
             ctx.extra.socket.once("close", () => clearTimeout(t));
           }
           return true;
         } catch (e) {
           const err = toAppError(e);
-          ctx.extra.socket.close(authCloseCode(err), err.message.slice(0, 120));
+          ctx.extra.socket.close(closeCodeOf(err), err.message.slice(0, 120));
           return false;
         }
       },
       onSubscribe: (ctx, _id, payload) => {
         let document;
         try {
-          document = parse(payload.query);
+          document = docs.parse(payload.query);
         } catch (e) {
           return [formatGraphqlError(e instanceof GraphQLError ? e : new GraphQLError(String(e)))];
         }
-        const errors = validate(o.schema, document, [...specifiedRules, ...o.rules]);
+        const errors = docs.validate(o.schema, document, [...specifiedRules, ...o.rules]);
         if (errors.length) return errors.map((e) => formatGraphqlError(e));
         const op = getOperationAST(document, payload.operationName);
         const principal = principalOf(ctx.extra);
         if (op?.operation === "mutation" && (!principal || !o.auth.mayWrite(principal))) {
-          return [formatGraphqlError(new GraphQLError("Forbidden", { originalError: new AppError("AccessDenied", "Mutations need the operator role") }))];
+          return [
+            formatGraphqlError(
+              new GraphQLError("Forbidden", {
+                originalError: new AppError("AccessDenied", "Mutations need the operator role"),
+              }),
+            ),
+          ];
         }
         const socket = ctx.extra.socket;
         return {
@@ -95,7 +111,9 @@ export class GraphqlSocketServer {
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatGraphqlError(e).toJSON()),
       onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e).toJSON()) } : undefined,
+        result.errors
+          ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e).toJSON()) }
+          : undefined,
     });
     this.wss.on("connection", (socket: WebSocket, request: IncomingMessage) => {
       const extra: Extra = { socket, alive: true };
@@ -115,7 +133,9 @@ export class GraphqlSocketServer {
             socket.on("message", (data, isBinary) => {
               extra.alive = true;
               if (isBinary) return socket.close(CloseCode.BadRequest, "Binary frames are not accepted");
-              cb(String(data)).catch(() => socket.close(CloseCode.InternalServerError, "Internal server error"));
+              cb(String(data)).catch(() =>
+                socket.close(CloseCode.InternalServerError, "Internal server error"),
+              );
             }),
         },
         extra,

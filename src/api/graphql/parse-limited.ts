@@ -11,9 +11,12 @@ export function parseLimited(maxDepth: number): (source: string | Source) => Doc
     const nesting = braceNesting(text);
     // selection sets and input objects both nest braces: allow twice the field depth
     if (nesting > 2 * maxDepth + 2) {
-      throw new GraphQLError(`The query nests ${nesting} levels of braces; at most ${maxDepth} fields deep are allowed`, {
-        extensions: { code: "QUERY_TOO_DEEP", maxDepth },
-      });
+      throw new GraphQLError(
+        `The query nests ${nesting} levels of braces; at most ${maxDepth} fields deep are allowed`,
+        {
+          extensions: { code: "QUERY_TOO_DEEP", maxDepth },
+        },
+      );
     }
     return parse(source, { maxTokens: MAX_TOKENS, noLocation: false });
   };
@@ -27,12 +30,14 @@ function braceNesting(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash escape
+      if (c === 92)
+        i++; // backslash escape
       else if (c === 34) inString = false;
       continue;
     }
     if (c === 34) inString = true;
-    else if (c === 35) while (i < text.length && text.charCodeAt(i) !== 10) i++; // # comment
+    else if (c === 35)
+      while (i < text.length && text.charCodeAt(i) !== 10) i++; // # comment
     else if (c === 123) {
       if (++depth > max) max = depth;
     } else if (c === 125) depth--;

@@ -65,7 +65,10 @@ export function costLimit(maxCost: number): ValidationRule {
   });
 }
 
-type Fields = Record<string, { type: GraphQLOutputType; args: readonly { name: string; defaultValue?: unknown }[] }>;
+type Fields = Record<
+  string,
+  { type: GraphQLOutputType; args: readonly { name: string; defaultValue?: unknown }[] }
+>;
 
 function costOf(ctx: ValidationContext, set: SelectionSetNode, fields: Fields, seen: Set<string>): number {
   let total = 0;
@@ -73,12 +76,22 @@ function costOf(ctx: ValidationContext, set: SelectionSetNode, fields: Fields, s
     if (sel.kind === Kind.FIELD) total += fieldCost(ctx, sel, fields, seen);
     else if (sel.kind === Kind.INLINE_FRAGMENT) {
       const t = sel.typeCondition ? ctx.getSchema().getType(sel.typeCondition.name.value) : undefined;
-      total += costOf(ctx, sel.selectionSet, t && "getFields" in t ? (t.getFields() as Fields) : fields, seen);
+      total += costOf(
+        ctx,
+        sel.selectionSet,
+        t && "getFields" in t ? (t.getFields() as Fields) : fields,
+        seen,
+      );
     } else {
       const frag = fragment(ctx, sel.name.value, seen);
       if (!frag) continue;
       const t = ctx.getSchema().getType(frag.typeCondition.name.value);
-      total += costOf(ctx, frag.selectionSet, t && "getFields" in t ? (t.getFields() as Fields) : fields, new Set([...seen, frag.name.value]));
+      total += costOf(
+        ctx,
+        frag.selectionSet,
+        t && "getFields" in t ? (t.getFields() as Fields) : fields,
+        new Set([...seen, frag.name.value]),
+      );
     }
   }
   return total;
@@ -121,7 +134,11 @@ function depthOf(ctx: ValidationContext, set: SelectionSetNode, seen: Set<string
 }
 
 /** A fragment not yet on the path (cycles are reported by graphql's own NoFragmentCycles rule). */
-function fragment(ctx: ValidationContext, name: string, seen: Set<string>): FragmentDefinitionNode | undefined {
+function fragment(
+  ctx: ValidationContext,
+  name: string,
+  seen: Set<string>,
+): FragmentDefinitionNode | undefined {
   if (seen.has(name)) return undefined;
   return ctx.getFragment(name) ?? undefined;
 }

@@ -17,7 +17,7 @@ export interface GateAuth {
 const WRITE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * The auth gate of every face (DESIGN.md "The request pipeline"): finds the credential, authenticates it
+ * The auth gate of every face (docs/design.md "The request pipeline"): finds the credential, authenticates it
  * (401), checks the tenant of `NGSILD-Tenant` against the principal's tenants and the route's permission
  * (403), and puts the principal on the request context. Errors are thrown, so each face renders them its
  * own way. Writes that succeed and every 403 go to the audit log. With `auth` undefined (AUTH=off) every

@@ -5,7 +5,7 @@ import type { ErrorRenderer } from "./faces";
 import { requestOf, type FaceName } from "./request-context";
 
 /**
- * Turns every thrown error into the body of the face that serves the request (DESIGN.md "Errors").
+ * Turns every thrown error into the body of the face that serves the request (docs/design.md "Errors").
  * A 500 never shows internals: the client sees the kind's title and the request id, the log keeps
  * the message and the stack. Other 5xx kinds (503, 507) carry messages written for the client. A bad
  * input is a 4xx AppError by construction.

@@ -17,7 +17,8 @@ export interface FaceMount {
 /** ProblemDetails, for faces without a format of their own. */
 export const renderProblem: ErrorRenderer = (ctx, err, requestId) => {
   ctx.body = problemDetails(err, requestId);
-  ctx.type = "application/json";
+  // exactly application/json (ETSI suite 040_02_01): Koa's ctx.type would add "; charset=utf-8"
+  ctx.set("Content-Type", "application/json");
 };
 
 /** Marks each request with the face whose prefix it falls under (the longest prefix wins). */

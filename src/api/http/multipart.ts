@@ -30,7 +30,13 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Pa
     try {
       bb = busboy({
         headers: ctx.req.headers,
-        limits: { files: limits.files, fileSize: limits.fileBytes, fields: limits.fields, fieldSize: limits.fieldBytes, parts: limits.files + limits.fields },
+        limits: {
+          files: limits.files,
+          fileSize: limits.fileBytes,
+          fields: limits.fields,
+          fieldSize: limits.fieldBytes,
+          parts: limits.files + limits.fields,
+        },
       });
     } catch (e) {
       reject(badRequest(`Bad multipart body: ${(e as Error).message}`));
@@ -47,7 +53,10 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Pa
       reject(err);
     };
     bb.on("field", (name, value, info) => {
-      if (info.valueTruncated) fail(badRequest(`The field '${name}' is longer than ${limits.fieldBytes} bytes`, { parameter: name }));
+      if (info.valueTruncated)
+        fail(
+          badRequest(`The field '${name}' is longer than ${limits.fieldBytes} bytes`, { parameter: name }),
+        );
       else if (!(name in form.fields)) form.fields[name] = value;
     });
     bb.on("file", (field, stream, info) => {
@@ -56,13 +65,24 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Pa
         if (!failed) chunks.push(c);
       });
       stream.on("limit", () =>
-        fail(new AppError("PayloadTooLarge", `A file is larger than ${limits.fileBytes} bytes`, { parameter: field })),
+        fail(
+          new AppError("PayloadTooLarge", `A file is larger than ${limits.fileBytes} bytes`, {
+            parameter: field,
+          }),
+        ),
       );
       stream.on("close", () => {
         if (!failed) form.files.push({ field, bytes: Buffer.concat(chunks), mimeType: info.mimeType });
       });
     });
-    bb.on("filesLimit", () => fail(badRequest(`At most ${limits.files} files`, { parameter: "images", expected: `at most ${limits.files} images` })));
+    bb.on("filesLimit", () =>
+      fail(
+        badRequest(`At most ${limits.files} files`, {
+          parameter: "images",
+          expected: `at most ${limits.files} images`,
+        }),
+      ),
+    );
     bb.on("fieldsLimit", () => fail(badRequest(`At most ${limits.fields} fields`)));
     bb.on("partsLimit", () => fail(badRequest("Too many parts")));
     bb.on("error", (e: Error) => fail(badRequest(`Bad multipart body: ${e.message}`)));

@@ -3,11 +3,11 @@ import type { Principal } from "../../auth/principal";
 
 export type { Principal } from "../../auth/principal";
 
-/** The faces of the service; each renders errors its own way (DESIGN.md "Errors"). */
+/** The faces of the service; each renders errors its own way (docs/design.md "Errors"). */
 export type FaceName =
   "ngsi-ld" | "sparql" | "rest-a" | "rest-b" | "graphql" | "ws" | "auth" | "dashboard" | "open311" | "http";
 
-/** What every face knows about the request it serves (DESIGN.md "The request pipeline"). */
+/** What every face knows about the request it serves (docs/design.md "The request pipeline"). */
 export interface RequestContext {
   /** Random UUID, sent back as `X-Request-Id` and written in every log line and error body. */
   readonly id: string;

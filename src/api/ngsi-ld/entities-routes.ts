@@ -1,5 +1,6 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
+import type { CompiledContext } from "../../rdf/compiled-context";
 import { AppError, badRequest, notFound } from "../../errors";
 import type { AttributeService, UpdateResult } from "../../ngsi-ld/entities/attribute-service";
 import type { EntityService } from "../../ngsi-ld/entities/entity-service";
@@ -32,6 +33,18 @@ function sendUpdateResult(ctx: Context, r: UpdateResult): void {
 }
 
 /**
+ * Records the deletion of an attribute of an entity that only the temporal history holds (no current
+ * state); resolves false when there is no such entity or attribute there either.
+ */
+export type HistoryOnlyDeletion = (
+  tenant: string,
+  id: string,
+  name: string,
+  ctx: CompiledContext,
+  datasetId?: string,
+) => Promise<boolean>;
+
+/**
  * Routes of the entity and attribute resources (ETSI GS CIM 009 v1.8 §6.4 to §6.7):
  * POST /entities, GET/PUT/PATCH/DELETE /entities/{entityId}, POST/PATCH /entities/{entityId}/attrs,
  * PATCH/PUT/DELETE /entities/{entityId}/attrs/{attrId}.
@@ -41,6 +54,7 @@ export function registerEntityRoutes(
   entities: EntityService,
   attrs: AttributeService,
   responses?: ResponseCache,
+  historyOnlyDeletion?: HistoryOnlyDeletion,
 ): void {
   const emptyId = () => {
     throw badRequest("The entity id in the path is empty");
@@ -159,7 +173,13 @@ export function registerEntityRoutes(
     const { id, name } = attrPath(ctx);
     const datasetId = param(ctx, "datasetId");
     const deleteAll = param(ctx, "deleteAll") === "true";
-    await attrs.deleteAttribute(s.tenant, id, name, { datasetId, deleteAll }, s.ldContext);
+    try {
+      await attrs.deleteAttribute(s.tenant, id, name, { datasetId, deleteAll }, s.ldContext);
+    } catch (e) {
+      const historyOnly =
+        historyOnlyDeletion && e instanceof AppError && e.kind === "ResourceNotFound" && !deleteAll;
+      if (!historyOnly || !(await historyOnlyDeletion(s.tenant, id, name, s.ldContext, datasetId))) throw e;
+    }
     ctx.status = 204;
   });
 }

@@ -39,12 +39,19 @@ function tenantOf(ctx: Context): string {
  * `contextId` is a localId or (Cached) the original URL, percent-encoded. Errors are thrown as
  * AppError for the app's error middleware. Expects the parsed JSON body in `ctx.state.body`.
  */
+/**
+ * This server's origin as the client reached it: scheme and Host header (Koa's `ctx.origin` is not used:
+ * in this Koa it reads the request's Origin header, which a browser sets to the page's origin and other
+ * clients leave out, giving "null").
+ */
+const serverOrigin = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
+
 export function registerJsonLdContextRoutes(router: Router, registry: ContextRegistry): void {
   router.get("/jsonldContexts", (ctx) => {
     const details = flag(ctx, "details");
     const kind = kindParam(ctx);
     ctx.status = 200;
-    ctx.body = registry.list(tenantOf(ctx), { details, kind, origin: ctx.origin });
+    ctx.body = registry.list(tenantOf(ctx), { details, kind, origin: serverOrigin(ctx) });
     ctx.set("Content-Type", "application/json");
   });
 
@@ -59,7 +66,7 @@ export function registerJsonLdContextRoutes(router: Router, registry: ContextReg
   router.get("/jsonldContexts/:contextId", (ctx) => {
     const details = flag(ctx, "details");
     ctx.status = 200;
-    ctx.body = registry.serve(tenantOf(ctx), ctx.params.contextId, { details, origin: ctx.origin });
+    ctx.body = registry.serve(tenantOf(ctx), ctx.params.contextId, { details, origin: serverOrigin(ctx) });
     ctx.set("Content-Type", "application/json");
   });
 

@@ -51,6 +51,7 @@ const KNOWN = new Set([
   "jsonKeys",
   "observedAt",
   "doNotCompact",
+  "orderBy",
 ]);
 
 /** Throws 400 InvalidRequest naming the first query parameter the API does not define. */

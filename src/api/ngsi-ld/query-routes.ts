@@ -18,6 +18,9 @@ import { negotiate, sendNgsi, sendNgsiJsonArray } from "./negotiate";
 import { ngsiState } from "./ngsi-state";
 import { intParam, joinParams, param, renderOptions, setPageLinks } from "./query-params";
 import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
+import { renderEntity } from "../../ngsi-ld/render/render-entity";
+import type { RenderOptions } from "../../ngsi-ld/render/render-options";
+import { parseOrderBy, sortEntities, type OrderKey } from "../../ngsi-ld/query/order-by";
 
 const st = ngsiState;
 
@@ -44,6 +47,18 @@ export function registerQueryRoutes(
     if (filter.attrs) opts.attrs = new Set(filter.attrs.names);
     if (lang !== undefined) opts.lang = parseLang(lang);
     const type = negotiate(ctx, ["application/json", "application/ld+json", "application/geo+json"]);
+    const orderBy = param(ctx, "orderBy");
+    if (orderBy !== undefined && type !== "application/geo+json") {
+      await sortedAnswer(
+        ctx,
+        filter,
+        parseOrderBy(orderBy, s.ldContext),
+        { limit, offset, count },
+        opts,
+        type,
+      );
+      return;
+    }
     const query: EntityQuery = { ...filter, limit, offset, count };
     const generation = rendered.generation;
     const page = await queryPageIds(src, s.tenant, query, s.ldContext);
@@ -66,6 +81,33 @@ export function registerQueryRoutes(
     const read = (ids: string[]) => src.views.read(s.tenant, ids, s.ldContext);
     const entities = await pageEntities(src, s.tenant, s.ldContext, page);
     const shown = await renderJoinedList(entities, join, level, opts, read);
+    sendNgsi(
+      ctx,
+      200,
+      shown.filter((e) => Object.keys(e).length > 0),
+      type,
+    );
+  };
+
+  /**
+   * `orderBy` (ETSI GS CIM 009 v1.9 §4.23): every match is read and sorted, then the page is cut, so its
+   * cost grows with the number of matches, not with the page.
+   */
+  const sortedAnswer = async (
+    ctx: Context,
+    filter: EntityFilter,
+    keys: OrderKey[],
+    p: { limit: number; offset: number; count: boolean },
+    opts: RenderOptions,
+    type: "application/json" | "application/ld+json",
+  ) => {
+    const s = st(ctx);
+    const all = { ...filter, limit: Number.MAX_SAFE_INTEGER, offset: 0, count: false };
+    const page = await queryPageIds(src, s.tenant, all, s.ldContext);
+    const sorted = sortEntities(await pageEntities(src, s.tenant, s.ldContext, page), keys);
+    if (p.count) ctx.set("NGSILD-Results-Count", String(sorted.length));
+    setPageLinks(ctx, p.offset, p.limit, sorted.length > p.offset + p.limit);
+    const shown = sorted.slice(p.offset, p.offset + p.limit).map((e) => renderEntity(e, opts));
     sendNgsi(
       ctx,
       200,

@@ -12,7 +12,7 @@ export interface CachedResponse {
 /**
  * Rendered GET /entities/{entityId} responses (ETSI GS CIM 009 v1.8 §6.5.3.1), per entity and request
  * variant (query string, Accept, Link), so a repeated read skips graph parsing, compaction, rendering
- * and JSON serialisation (DESIGN.md "Indexes beside the store, derived from it": a cache kept current by
+ * and JSON serialisation (docs/design.md "Indexes beside the store, derived from it": a cache kept current by
  * the change feed). Every committed write to an entity drops its responses; a response is kept only if
  * no commit arrived while it was being made ({@link generation}), so a cached body is never older than
  * the last acknowledged write. Bounded: least recently used entities go first.

@@ -28,16 +28,24 @@ function bodyOf(ctx: Context): unknown {
 /**
  * Routes of the subscription resources (ETSI GS CIM 009 v1.8 §6.10, §6.11): POST /subscriptions (201 +
  * Location), GET /subscriptions (limit, offset, count, Link rel=next/prev), GET, PATCH (204) and DELETE
- * (204) /subscriptions/{subscriptionId}.
+ * (204) /subscriptions/{subscriptionId}. With `base` "/csourceSubscriptions" the same routes serve
+ * context source registration subscriptions (§6.12, §6.13), which have the same data type (§5.2.12).
  */
 export function registerSubscriptionRoutes(
   router: Router,
   subs: SubscriptionService,
   compile: ContextCompiler,
   maxLimit: number,
+  base = "/subscriptions",
 ): void {
   const view = async (ctx: Context, r: SubscriptionRecord) =>
-    subscriptionView(r, await compile(r.context), st(ctx).ldContext, optionsParam(ctx).has("sysAttrs"));
+    subscriptionView(
+      r,
+      await compile(r.context),
+      st(ctx).ldContext,
+      optionsParam(ctx).has("sysAttrs"),
+      base === "/subscriptions",
+    );
 
   const noId = () => {
     throw new AppError(
@@ -45,18 +53,18 @@ export function registerSubscriptionRoutes(
       "This method needs a subscription id: /subscriptions/{subscriptionId}",
     );
   };
-  router.patch("/subscriptions/", noId);
-  router.delete("/subscriptions/", noId);
+  router.patch(`${base}/`, noId);
+  router.delete(`${base}/`, noId);
 
-  router.post("/subscriptions", async (ctx) => {
+  router.post(base, async (ctx) => {
     const s = st(ctx);
     const id = await subs.create(s.tenant, bodyOf(ctx), s.contextValue, s.ldContext);
     ctx.status = 201;
     ctx.body = "";
-    ctx.set("Location", `/ngsi-ld/v1/subscriptions/${id}`);
+    ctx.set("Location", `/ngsi-ld/v1${base}/${id}`);
   });
 
-  router.get("/subscriptions", async (ctx) => {
+  router.get(base, async (ctx) => {
     const type = negotiate(ctx, ["application/json", "application/ld+json"]);
     const limit = intParam(ctx, "limit", 20, maxLimit);
     const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
@@ -65,7 +73,7 @@ export function registerSubscriptionRoutes(
     const all = subs.list(st(ctx).tenant);
     if (count) ctx.set("NGSILD-Results-Count", String(all.length));
     const link = (o: number, rel: string) =>
-      `</ngsi-ld/v1/subscriptions?limit=${limit}&offset=${o}>;rel="${rel}";type="application/ld+json"`;
+      `</ngsi-ld/v1${base}?limit=${limit}&offset=${o}>;rel="${rel}";type="application/ld+json"`;
     const links: string[] = [];
     if (limit > 0 && offset > 0) links.push(link(Math.max(0, offset - limit), "prev"));
     if (limit > 0 && all.length > offset + limit) links.push(link(offset + limit, "next"));
@@ -74,18 +82,18 @@ export function registerSubscriptionRoutes(
     sendNgsi(ctx, 200, await Promise.all(page.map((r) => view(ctx, r))), type);
   });
 
-  router.get("/subscriptions/:subscriptionId", async (ctx) => {
+  router.get(`${base}/:subscriptionId`, async (ctx) => {
     const type = negotiate(ctx, ["application/json", "application/ld+json"]);
     sendNgsi(ctx, 200, await view(ctx, subs.get(st(ctx).tenant, pathId(ctx))), type);
   });
 
-  router.patch("/subscriptions/:subscriptionId", async (ctx) => {
+  router.patch(`${base}/:subscriptionId`, async (ctx) => {
     const s = st(ctx);
     await subs.update(s.tenant, pathId(ctx), bodyOf(ctx), s.contextValue, s.ldContext);
     ctx.status = 204;
   });
 
-  router.delete("/subscriptions/:subscriptionId", async (ctx) => {
+  router.delete(`${base}/:subscriptionId`, async (ctx) => {
     await subs.delete(st(ctx).tenant, pathId(ctx));
     ctx.status = 204;
   });

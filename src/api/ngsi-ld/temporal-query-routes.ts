@@ -1,3 +1,4 @@
+import { parseOrderBy, sortEntities } from "../../ngsi-ld/query/order-by";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { badRequest, notFound } from "../../errors";
@@ -38,6 +39,28 @@ function latestState(index: TemporalIndex, e: TemporalEntity, ldc: CompiledConte
   for (const [attr, s] of e.attrs) {
     if (s.length) out[ldc.compactIri(attr)] = rowToInstance(index, s, s.length - 1, ldc, false);
   }
+  return out;
+}
+
+/**
+ * What `orderBy` sorts a temporal entity by (v1.9 §4.23): its latest instances with their system times,
+ * and as the entity's createdAt / modifiedAt the earliest creation and the latest change of its attributes.
+ */
+function orderState(index: TemporalIndex, e: TemporalEntity, ldc: CompiledContext): Entity {
+  const out: Entity = { id: e.id, type: e.types.map((t) => ldc.compactIri(t)) };
+  let created: string | undefined;
+  let modified: string | undefined;
+  for (const [attr, s] of e.attrs) {
+    if (!s.length) continue;
+    const last = rowToInstance(index, s, s.length - 1, ldc, true);
+    out[ldc.compactIri(attr)] = last;
+    const first = rowToInstance(index, s, 0, ldc, true).createdAt as string | undefined;
+    if (first !== undefined && (created === undefined || first < created)) created = first;
+    const m = last.modifiedAt as string | undefined;
+    if (m !== undefined && (modified === undefined || m > modified)) modified = m;
+  }
+  if (created !== undefined) out.createdAt = created;
+  if (modified !== undefined) out.modifiedAt = modified;
   return out;
 }
 
@@ -87,6 +110,9 @@ export function registerTemporalQueryRoutes(
     if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
     const needState = !!(filter.q || filter.geo || filter.scopeQ);
     const windowed = req.query.timerel !== undefined || req.view.attrs !== undefined;
+    const orderBy = param(ctx, "orderBy");
+    const keys = orderBy === undefined ? undefined : parseOrderBy(orderBy, s.ldContext);
+    const matched: TemporalEntity[] = []; // with orderBy: every match, sorted before paging
     const page: PickedEntity[] = [];
     let total = 0;
     for (const e of candidates(index, s.tenant, filter)) {
@@ -97,7 +123,14 @@ export function registerTemporalQueryRoutes(
       const pe = pickEntity(index, e, req.query, req.view);
       if (windowed && pe.names.length === 0) continue;
       total++;
-      if (total > offset && page.length < limit) page.push(pe);
+      if (keys) matched.push(e);
+      else if (total > offset && page.length < limit) page.push(pe);
+    }
+    if (keys) {
+      const states = new Map(matched.map((e) => [orderState(index, e, s.ldContext), e]));
+      const sorted = sortEntities([...states.keys()], keys).map((x) => states.get(x)!);
+      for (const e of sorted.slice(offset, offset + limit))
+        page.push(pickEntity(index, e, req.query, req.view));
     }
     const range = paginateEntities(page, req.query, req.view);
     const shown = page

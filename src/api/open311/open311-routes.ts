@@ -44,11 +44,19 @@ function request(r: CitizenReport, base: string): Record<string, unknown> {
 /** The fields of a POST (application/x-www-form-urlencoded or multipart with a `media` file). */
 async function postFields(ctx: Context): Promise<{ fields: Record<string, string>; files: Buffer[] }> {
   if (ctx.is("multipart/form-data")) {
-    const form = await readMultipart(ctx, { files: 5, fileBytes: 8 * 1024 * 1024, fields: 30, fieldBytes: 16 * 1024 });
+    const form = await readMultipart(ctx, {
+      files: 5,
+      fileBytes: 8 * 1024 * 1024,
+      fields: 30,
+      fieldBytes: 16 * 1024,
+    });
     return { fields: form.fields, files: form.files.map((f) => f.bytes) };
   }
   if (!ctx.is("application/x-www-form-urlencoded"))
-    throw new AppError("UnsupportedMediaType", "Send application/x-www-form-urlencoded or multipart/form-data");
+    throw new AppError(
+      "UnsupportedMediaType",
+      "Send application/x-www-form-urlencoded or multipart/form-data",
+    );
   const fields: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(await readBody(ctx, 64 * 1024))) if (!(k in fields)) fields[k] = v;
   return { fields, files: [] };
@@ -77,7 +85,8 @@ export function registerOpen311Routes(router: Router, api: ReportsApi): void {
     const codes = q.service_code?.split(",");
     const start = q.start_date ? Date.parse(q.start_date) : -Infinity;
     const end = q.end_date ? Date.parse(q.end_date) : Infinity;
-    if (Number.isNaN(start) || Number.isNaN(end)) throw badRequest("start_date and end_date must be ISO 8601");
+    if (Number.isNaN(start) || Number.isNaN(end))
+      throw badRequest("start_date and end_date must be ISO 8601");
     const base = ctx.origin;
     ctx.body = (await api.review.all())
       .filter((r) => (!ids || ids.includes(r.id)) && (!codes || codes.includes(r.type)))
@@ -111,6 +120,12 @@ export function registerOpen311Routes(router: Router, api: ReportsApi): void {
     input.source = "api";
     const res = await api.submission.submit(withReporter(ctx, input));
     ctx.status = 201;
-    ctx.body = [{ service_request_id: res.report.id, service_notice: `Verification within ${res.estimatedVerificationTime}`, account_id: null }];
+    ctx.body = [
+      {
+        service_request_id: res.report.id,
+        service_notice: `Verification within ${res.estimatedVerificationTime}`,
+        account_id: null,
+      },
+    ];
   });
 }

@@ -1,6 +1,13 @@
 import type Router from "@koa/router";
 import { parseAccidentReportJson, parseCitizenReportJson } from "../../domain/reports/report-input";
-import { isMultipart, reportForm, reportJson, reportModelBody, reportStatusBody, withReporter } from "../rest/report-submission";
+import {
+  isMultipart,
+  reportForm,
+  reportJson,
+  reportModelBody,
+  reportStatusBody,
+  withReporter,
+} from "../rest/report-submission";
 import type { ReportsApi } from "../rest/reports-api";
 
 /**

@@ -38,7 +38,11 @@ export function registerReviewRoutes(router: Router, api: ReportsApi, maxBodyByt
     if (!body || typeof body !== "object") throw badRequest("The body must be a JSON object");
     const note = body.note;
     if (note !== undefined && (typeof note !== "string" || note.length > 2000))
-      throw badRequest("note must be a string of at most 2000 characters", { parameter: "note", value: note, expected: "string" });
+      throw badRequest("note must be a string of at most 2000 characters", {
+        parameter: "note",
+        value: note,
+        expected: "string",
+      });
     const r = await api.review.decide(ctx.params.id, {
       decision: body.decision as "confirm",
       note: note as string | undefined,

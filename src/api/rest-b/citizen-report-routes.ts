@@ -1,6 +1,13 @@
 import type Router from "@koa/router";
 import { parseAccidentReportJson, parseCitizenReportJson } from "../../domain/reports/report-input";
-import { isMultipart, reportForm, reportJson, reportModelBody, reportStatusBody, withReporter } from "../rest/report-submission";
+import {
+  isMultipart,
+  reportForm,
+  reportJson,
+  reportModelBody,
+  reportStatusBody,
+  withReporter,
+} from "../rest/report-submission";
 import type { ReportsApi } from "../rest/reports-api";
 
 /**
@@ -16,12 +23,21 @@ export function registerCitizenReportRoutesB(router: Router, api: ReportsApi): v
       ctx.body = reportModelBody(res.report);
       return;
     }
-    const res = await api.submission.submit(withReporter(ctx, parseCitizenReportJson(await reportJson(ctx), "b")));
+    const res = await api.submission.submit(
+      withReporter(ctx, parseCitizenReportJson(await reportJson(ctx), "b")),
+    );
     ctx.status = 201;
-    ctx.body = { id: res.report.id, status: "submitted", verification_status: "pending", priority: res.expectedPriority };
+    ctx.body = {
+      id: res.report.id,
+      status: "submitted",
+      verification_status: "pending",
+      priority: res.expectedPriority,
+    };
   });
   router.post("/accidents", async (ctx) => {
-    const res = await api.submission.submit(withReporter(ctx, parseAccidentReportJson(await reportJson(ctx), "b-accident")));
+    const res = await api.submission.submit(
+      withReporter(ctx, parseAccidentReportJson(await reportJson(ctx), "b-accident")),
+    );
     ctx.status = 201;
     ctx.body = { id: res.report.id, status: "created", verification_status: "pending" };
   });

@@ -9,7 +9,10 @@ import { subscriptionBody, subscriptionScope, callerId, type ReportsApi } from "
  */
 export function registerAlertRoutes(router: Router, api: ReportsApi, maxBodyBytes: number): void {
   router.post("/alerts/subscriptions", async (ctx) => {
-    const s = await api.alertSubscriptions.create(parseJson(await readBody(ctx, maxBodyBytes)), callerId(ctx));
+    const s = await api.alertSubscriptions.create(
+      parseJson(await readBody(ctx, maxBodyBytes)),
+      callerId(ctx),
+    );
     ctx.status = 201;
     ctx.body = {
       subscription_id: s.id,

@@ -59,7 +59,8 @@ export function buildOpenApi(
       ),
       "500": err("INTERNAL_ERROR, with request_id"),
     };
-    if (s.params) responses["404"] = err("NOT_FOUND");
+    if (s.params || s.notFound || Object.keys(q).some((k) => k.endsWith("_id")))
+      responses["404"] = err("NOT_FOUND (an unknown id, or no data yet)");
     if (s.access !== "public") {
       responses["401"] = err("UNAUTHORIZED");
       responses["403"] = err("FORBIDDEN");

@@ -21,8 +21,19 @@ export async function reportJson(ctx: Context): Promise<unknown> {
 
 /** The form-based submission (interface spec §2): fields and `images` files, busboy with limits. */
 export async function reportForm(ctx: Context): Promise<ReportInput> {
-  const form = await readMultipart(ctx, { files: MAX_IMAGES, fileBytes: MAX_IMAGE_BYTES, fields: 30, fieldBytes: 16 * 1024 });
-  return withReporter(ctx, parseReportForm(form.fields, form.files.map((f) => f.bytes)));
+  const form = await readMultipart(ctx, {
+    files: MAX_IMAGES,
+    fileBytes: MAX_IMAGE_BYTES,
+    fields: 30,
+    fieldBytes: 16 * 1024,
+  });
+  return withReporter(
+    ctx,
+    parseReportForm(
+      form.fields,
+      form.files.map((f) => f.bytes),
+    ),
+  );
 }
 
 /** Adds the authenticated caller (auth gate's principal) to the reporter. */
@@ -44,7 +55,9 @@ export function reportStatusBody(r: CitizenReport): Record<string, unknown> {
     status: restStatus(r),
     verification_status: r.verificationStatus,
     verified_at: r.verifiedAt ?? null,
-    linked_accident_id: r.linkedAccidentId ? r.linkedAccidentId.replace(/^urn:ngsi-ld:TrafficAccident:/, "") : null,
+    linked_accident_id: r.linkedAccidentId
+      ? r.linkedAccidentId.replace(/^urn:ngsi-ld:TrafficAccident:/, "")
+      : null,
     priority: r.priority,
     duplicate_of: r.duplicateOf ?? null,
   };

@@ -20,7 +20,7 @@ export interface RouteInput {
 /**
  * One REST operation, declared once: its path, its query/body/response schemas, who may call it and
  * its handler. The schemas validate the request (ajv) and make the OpenAPI document, so the two
- * cannot drift (DESIGN.md "The request pipeline").
+ * cannot drift (docs/design.md "The request pipeline").
  */
 export interface RouteSpec {
   method: "get" | "post" | "patch" | "put" | "delete";
@@ -34,6 +34,8 @@ export interface RouteSpec {
   query?: JsonSchema;
   /** Descriptions of the path parameters. */
   params?: Record<string, string>;
+  /** The route answers 404 NOT_FOUND without path parameters (an unknown id in the query, no data yet). */
+  notFound?: boolean;
   body?: JsonSchema;
   /** Schema of the 200 body; a media type other than JSON is given in `produces`. */
   response: JsonSchema;
@@ -93,11 +95,29 @@ export function describe(s: JsonSchema | undefined): unknown {
   return typeof s.description === "string" ? s.description : "a string";
 }
 
-/** The first value of each query parameter (a repeated parameter counts once). */
-function firstValues(q: Record<string, string | string[] | undefined>): Record<string, unknown> {
+/**
+ * The first value of each query parameter (a repeated parameter counts once), except for the
+ * parameters `lists` names (array-typed in the schema): those take every value, repeated
+ * (`m=a&m=b`) or comma-separated (`m=a,b`).
+ */
+function firstValues(
+  q: Record<string, string | string[] | undefined>,
+  lists: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(q)) out[k] = Array.isArray(v) ? v[0] : v;
+  for (const [k, v] of Object.entries(q)) {
+    if (lists.has(k)) {
+      const all = (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => x.split(","));
+      out[k] = [...new Set(all.map((x) => x.trim()).filter((x) => x !== ""))];
+    } else out[k] = Array.isArray(v) ? v[0] : v;
+  }
   return out;
+}
+
+/** Names of the array-typed properties of a query schema. */
+function listParams(query: JsonSchema | undefined): Set<string> {
+  const props = (query?.properties ?? {}) as Record<string, JsonSchema>;
+  return new Set(Object.keys(props).filter((k) => props[k].type === "array"));
 }
 
 /**
@@ -117,9 +137,11 @@ export function registerSpecRoutes(
       ? ajv.compile({ ...spec.query, type: "object" })
       : undefined;
     const b: ValidateFunction | undefined = spec.body ? ajv.compile(spec.body) : undefined;
+    const lists = listParams(spec.query);
     const run: Middleware = async (ctx) => {
-      const query = firstValues(ctx.query);
-      if (q && !q(query)) throw validationError(q.errors![0], firstValues(ctx.query), spec.query!, "query");
+      const query = firstValues(ctx.query, lists);
+      if (q && !q(query))
+        throw validationError(q.errors![0], firstValues(ctx.query, lists), spec.query!, "query");
       const body = spec.body ? parseJson(await readBody(ctx, opts.maxBodyBytes)) : undefined;
       if (b && !b(body))
         throw validationError(b.errors![0], (body ?? {}) as Record<string, unknown>, spec.body!, "body");

@@ -4,14 +4,15 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { toAppError } from "../../errors";
 import type { LiveBus } from "../../events/live-bus";
 import type { LiveReplay } from "../../events/live-replay";
-import { authCloseCode, upgradeToken, type SocketAuth, type SocketSession } from "../http/socket-auth";
+import type { LiveAuth, SocketSession } from "../http/live-auth";
+import { closeCodeOf } from "../http/socket-auth";
 import { WsConnection, type ConnectionLimits } from "./ws-connection";
 
 /** What `/ws` needs. */
 export interface LiveSocketOptions {
   bus: LiveBus;
   replay: LiveReplay;
-  auth: SocketAuth;
+  auth: LiveAuth;
   limits: ConnectionLimits;
   heartbeatMs: number;
   maxFrameBytes: number;
@@ -30,7 +31,11 @@ export class LiveSocketServer {
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly opts: LiveSocketOptions) {
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxFrameBytes, perMessageDeflate: false });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: opts.maxFrameBytes,
+      perMessageDeflate: false,
+    });
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -43,25 +48,34 @@ export class LiveSocketServer {
   /** Takes over an HTTP upgrade request for `/ws`. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on("error", () => undefined);
-    this.opts.auth.authenticate(upgradeToken(req)).then(
+    this.opts.auth.upgrade(req).then(
       (session) => this.accept(req, socket, head, session),
       (err: unknown) => this.accept(req, socket, head, undefined, err),
     );
   }
 
-  private accept(req: IncomingMessage, socket: Duplex, head: Buffer, session?: SocketSession, err?: unknown): void {
+  private accept(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    session?: SocketSession,
+    err?: unknown,
+  ): void {
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       ws.on("error", (e) => this.opts.log("debug", "websocket error", { error: e.message }));
       if (!session) {
         const e = toAppError(err);
-        ws.close(authCloseCode(e), e.message.slice(0, 120));
+        ws.close(closeCodeOf(e), e.message.slice(0, 120));
         return;
       }
       const conn = new WsConnection(ws, "", this.opts.bus, this.opts.replay, this.opts.limits);
       this.connections.set(ws, conn);
       let expiry: NodeJS.Timeout | undefined;
       if (session.expiresAt !== undefined) {
-        expiry = setTimeout(() => conn.close(4401, "Token expired"), Math.max(0, session.expiresAt - Date.now()));
+        expiry = setTimeout(
+          () => conn.close(4401, "Token expired"),
+          Math.max(0, session.expiresAt - Date.now()),
+        );
         expiry.unref();
       }
       ws.on("close", () => {

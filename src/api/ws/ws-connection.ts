@@ -67,7 +67,11 @@ export class WsConnection {
 
   /** Sends `{type:"error", error:{code, message}}` for an AppError. */
   sendError(e: AppError, id?: string): void {
-    this.send({ type: "error", ...(id ? { id } : {}), error: { code: ERROR_KINDS[e.kind].code, message: e.message } });
+    this.send({
+      type: "error",
+      ...(id ? { id } : {}),
+      error: { code: ERROR_KINDS[e.kind].code, message: e.message },
+    });
   }
 
   /** Closes the socket (code and reason are shown to the client) and drops its subscriptions. */
@@ -133,11 +137,17 @@ export class WsConnection {
   private subscribe(cmd: SubscribeCommand): void {
     const id = cmd.id ?? randomUUID();
     if (this.subs.has(id)) {
-      return this.sendError(new AppError("InvalidRequest", `Subscription ${id} exists: unsubscribe it first`), id);
+      return this.sendError(
+        new AppError("InvalidRequest", `Subscription ${id} exists: unsubscribe it first`),
+        id,
+      );
     }
     if (this.subs.size >= this.limits.maxSubscriptions) {
       return this.sendError(
-        new AppError("InvalidRequest", `At most ${this.limits.maxSubscriptions} subscriptions per connection`),
+        new AppError(
+          "InvalidRequest",
+          `At most ${this.limits.maxSubscriptions} subscriptions per connection`,
+        ),
         id,
       );
     }
@@ -148,7 +158,11 @@ export class WsConnection {
       channel,
       keys: channel === "traffic" ? cmd.zones : channel === "accidents" ? cmd.severity : undefined,
     }));
-    for (const f of filters) sub.cancel.set(f.channel, this.bus.subscribe(f, (e) => this.deliver(sub, e)));
+    for (const f of filters)
+      sub.cancel.set(
+        f.channel,
+        this.bus.subscribe(f, (e) => this.deliver(sub, e)),
+      );
     this.send({
       type: "subscribed",
       id,
@@ -161,7 +175,11 @@ export class WsConnection {
   }
 
   /** Replays the history since `since`, then the live events that came meanwhile (without repeats). */
-  private async resume(sub: Subscription, filters: Parameters<LiveReplay>[0][], since: number): Promise<void> {
+  private async resume(
+    sub: Subscription,
+    filters: Parameters<LiveReplay>[0][],
+    since: number,
+  ): Promise<void> {
     let count = 0;
     let truncated = false;
     const seen = new Set<string>();
@@ -228,6 +246,11 @@ export class WsConnection {
 
 /** What makes two events the same for the replay's de-duplication. */
 function identity(e: LiveEvent): string {
-  const key = e.channel === "accidents" ? `${e.data.id}/${e.data.change}` : e.channel === "traffic" ? e.data.zoneId : e.data.stationId;
+  const key =
+    e.channel === "accidents"
+      ? `${e.data.id}/${e.data.change}`
+      : e.channel === "traffic"
+        ? e.data.zoneId
+        : e.data.stationId;
   return `${e.channel}/${key}/${e.at}`;
 }

@@ -17,9 +17,7 @@ export interface SubscribeCommand {
 
 /** The client messages. */
 export type ClientCommand =
-  | SubscribeCommand
-  | { type: "unsubscribe"; id?: string; channels?: LiveChannel[] }
-  | { type: "ping" };
+  SubscribeCommand | { type: "unsubscribe"; id?: string; channels?: LiveChannel[] } | { type: "ping" };
 
 /** Most zones or severities one subscribe may name. */
 export const MAX_KEYS = 100;
@@ -69,7 +67,10 @@ function optionalId(v: unknown): string | undefined {
 function channels(v: unknown, required: boolean): LiveChannel[] | undefined {
   if (v === undefined && !required) return undefined;
   if (!Array.isArray(v) || v.length === 0) {
-    throw badRequest("channels must be a non-empty array", { parameter: "channels", expected: LIVE_CHANNELS });
+    throw badRequest("channels must be a non-empty array", {
+      parameter: "channels",
+      expected: LIVE_CHANNELS,
+    });
   }
   for (const c of v) {
     if (!(LIVE_CHANNELS as readonly unknown[]).includes(c)) {

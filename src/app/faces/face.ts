@@ -9,10 +9,10 @@ export interface Face {
   /** Where the face is mounted and how it renders errors; undefined for plain HTTP routes. */
   mount?: FaceMount;
   routers: Router[];
-  /** What its routes need where the default permission table (api/http/route-permissions.ts) does not fit. */
-  permissions?: RoutePermission[];
   /** WebSocket endpoints: the HTTP upgrade requests of `path` go to `handle`. */
   upgrades?: { path: string; handle(req: IncomingMessage, socket: Duplex, head: Buffer): void }[];
+  /** What its routes need where the default permission table (api/http/route-permissions.ts) does not fit. */
+  permissions?: RoutePermission[];
   /** Stops what the face started (sockets, timers). */
   close?(): Promise<void>;
 }

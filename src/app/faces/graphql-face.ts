@@ -7,7 +7,7 @@ import { GraphqlSocketServer } from "../../api/graphql/graphql-socket-server";
 import { PersistedQueries } from "../../api/graphql/persisted-queries";
 import { costLimit, depthLimit } from "../../api/graphql/query-limits";
 import type { ErrorRenderer } from "../../api/http/faces";
-import type { SocketAuth } from "../../api/http/socket-auth";
+import type { LiveAuth } from "../../api/http/live-auth";
 import type { Config } from "../../config/config";
 import { ERROR_KINDS } from "../../errors";
 import type { Face } from "./face";
@@ -24,7 +24,7 @@ const renderGraphqlError: ErrorRenderer = (ctx, err, requestId) => {
  * GraphQL at `/graphql` (traffic-service-interface.md §4.11 and §6): queries and mutations over HTTP,
  * subscriptions over WebSocket on the same path, one schema (src/api/graphql/schema.graphql).
  */
-export function graphqlFace(config: Config, deps: GraphqlDeps, auth: SocketAuth): Face {
+export function graphqlFace(config: Config, deps: GraphqlDeps, auth: LiveAuth): Face {
   const schema = buildGraphqlSchema();
   const rules = [depthLimit(config.live.graphqlMaxDepth), costLimit(config.live.graphqlMaxCost)];
   const router = new Router();

@@ -15,6 +15,9 @@ import type { NgsiLdCore } from "../ngsi-ld";
 import type { Storage } from "../storage";
 import type { SubscriptionParts } from "../subscriptions";
 import type { Face } from "./face";
+import type { Federation } from "../../ngsi-ld/federation/federation";
+import { federationMiddleware } from "../../api/ngsi-ld/federation-middleware";
+import { registerCsourceRegistrationRoutes } from "../../api/ngsi-ld/csource-registration-routes";
 
 /** The NGSI-LD API (ETSI GS CIM 009 v1.8) at `/ngsi-ld/v1`, errors as ProblemDetails. */
 export function ngsiLdFace(
@@ -23,10 +26,14 @@ export function ngsiLdFace(
   contexts: ContextParts,
   core: NgsiLdCore,
   subs: SubscriptionParts,
+  federation: Federation,
 ): Face {
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts.contexts, config.maxBodyBytes));
-  registerEntityRoutes(ngsi, core.entities, core.attributes, contexts.responses);
+  ngsi.use(federationMiddleware(federation.distributor, (t, id) => core.index.types(t, id)));
+  registerEntityRoutes(ngsi, core.entities, core.attributes, contexts.responses, (t, id, name, ctx, ds) =>
+    core.index.has(t, id) ? Promise.resolve(false) : temporal.recordHistoryOnlyDeletion(t, id, name, ctx, ds),
+  );
   registerBatchRoutes(ngsi, core.batch, core.entities, contexts.contexts);
   registerQueryRoutes(ngsi, core.querySources, contexts.rendered, config.maxLimit);
   registerJsonLdContextRoutes(ngsi, contexts.registry);
@@ -34,5 +41,8 @@ export function ngsiLdFace(
   registerTemporalRoutes(ngsi, temporal);
   registerTemporalQueryRoutes(ngsi, temporal.index, config.temporalPageInstances, config.maxLimit);
   registerSubscriptionRoutes(ngsi, subs.subscriptions, contexts.compile, config.maxLimit);
+  registerCsourceRegistrationRoutes(ngsi, federation.registrations, config.maxLimit);
+  const csubs = federation.csourceSubscriptions;
+  registerSubscriptionRoutes(ngsi, csubs, contexts.compile, config.maxLimit, "/csourceSubscriptions");
   return { mount: { name: "ngsi-ld", prefixes: ["/ngsi-ld/"], renderError: renderProblem }, routers: [ngsi] };
 }

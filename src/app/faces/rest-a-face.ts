@@ -1,10 +1,9 @@
-import path from "node:path";
 import Router from "@koa/router";
 import { renderRestError } from "../../api/rest/rest-error";
 import { registerSpecRoutes, type RouteGate } from "../../api/rest/schema-route";
 import { REST_A_PREFIX, restARoutes } from "../../api/rest-a/rest-a-routes";
 import type { Config } from "../../config/config";
-import { RenderedFrameSource, SnapshotUrlSource, type CameraImageSource } from "../../domain/images";
+import type { CameraImageSource } from "../../domain/images";
 import type { TrafficDomain } from "../../domain/traffic";
 import type { Face } from "./face";
 
@@ -12,17 +11,12 @@ import type { Face } from "./face";
  * REST variant A at `/v1` (traffic-service-interface.md §4), errors as `{error:{...}}`. `gate` (the
  * auth gate) runs in front of each route with the access the route declares.
  */
-export function restAFace(config: Config, traffic: TrafficDomain, gate?: RouteGate): Face {
-  const rendered = new RenderedFrameSource();
-  const snapshotUrl = process.env.CAMERA_SNAPSHOT_URL;
-  const images: CameraImageSource = snapshotUrl
-    ? new SnapshotUrlSource({
-        template: snapshotUrl,
-        dir: path.join(config.dataDir, "media", "cameras"),
-        maxBytes: Number(process.env.CAMERA_SNAPSHOT_CACHE_BYTES ?? 256 * 1024 * 1024),
-        fallback: rendered,
-      })
-    : rendered;
+export function restAFace(
+  config: Config,
+  traffic: TrafficDomain,
+  images: CameraImageSource,
+  gate?: RouteGate,
+): Face {
   const router = new Router({ prefix: REST_A_PREFIX });
   registerSpecRoutes(router, restARoutes(traffic, images), { gate, maxBodyBytes: config.maxBodyBytes });
   return {

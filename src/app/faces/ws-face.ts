@@ -1,4 +1,4 @@
-import type { SocketAuth } from "../../api/http/socket-auth";
+import type { LiveAuth } from "../../api/http/live-auth";
 import { LiveSocketServer } from "../../api/ws/live-socket-server";
 import type { Config } from "../../config/config";
 import type { Logger } from "../../log/logger";
@@ -6,7 +6,7 @@ import type { LiveParts } from "../live";
 import type { Face } from "./face";
 
 /** The WebSocket face at `/ws` (traffic-service-interface.md §6): push of the live events. */
-export function wsFace(config: Config, log: Logger, live: LiveParts, auth: SocketAuth): Face {
+export function wsFace(config: Config, log: Logger, live: LiveParts, auth: LiveAuth): Face {
   const server = new LiveSocketServer({
     bus: live.bus,
     replay: live.replay,

@@ -36,11 +36,6 @@ export function relationship(object: string | string[], meta: AttrMeta = {}): Re
   return { type: "Relationship", object, ...meta };
 }
 
-/** A ListRelationship attribute (ordered objects, v1.8 form `objectList: [{object}]`). */
-export function listRelationship(objects: readonly string[]): Record<string, unknown> {
-  return { type: "ListRelationship", objectList: objects.map((object) => ({ object })) };
-}
-
 /** An NGSI-LD DateTime value `{"@type": "DateTime", "@value": ISO 8601 UTC}`. */
 export function dateTime(t: Date | string): { "@type": "DateTime"; "@value": string } {
   const d = typeof t === "string" ? new Date(t) : t;

@@ -1,21 +1,11 @@
-import * as fs from "node:fs";
 import * as path from "node:path";
+import { findProjectRoot } from "../../rdf/context-project-root";
 
 let cached: string | undefined;
 
-/**
- * The project root: the nearest folder at or above this module holding package.json (the code runs
- * from src/ under ts-node and from dist/src/ once compiled, so a fixed "../.." would be wrong).
- */
+/** The project root (the nearest folder above this module holding package.json), found once. */
 export function projectRoot(): string {
-  if (cached) return cached;
-  let dir = __dirname;
-  for (;;) {
-    if (fs.existsSync(path.join(dir, "package.json"))) return (cached = dir);
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`no package.json above ${__dirname}`);
-    dir = parent;
-  }
+  return (cached ??= findProjectRoot(__dirname));
 }
 
 /** Absolute path of a file under dataset/. */

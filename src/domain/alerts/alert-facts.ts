@@ -39,11 +39,18 @@ function pointOf(e: Entity, ctx: CompiledContext): [number, number] | undefined 
 }
 
 /** Weather that warrants an alert, by `weatherType` (decisions.md conditions). */
-const WEATHER_SEVERITY: Record<string, AlertSeverity | undefined> = { heavy_rain: "moderate", thunderstorm: "severe" };
+const WEATHER_SEVERITY: Record<string, AlertSeverity | undefined> = {
+  heavy_rain: "moderate",
+  thunderstorm: "severe",
+};
 const SEVERITIES = new Set(["minor", "moderate", "severe", "critical"]);
 
 /** The alert fact of an entity as it stands, or undefined (an accident, severe congestion, severe weather). */
-export function alertFactOf(e: Entity, types: readonly string[], ctx: CompiledContext): AlertFact | undefined {
+export function alertFactOf(
+  e: Entity,
+  types: readonly string[],
+  ctx: CompiledContext,
+): AlertFact | undefined {
   const p = pointOf(e, ctx);
   if (!p) return undefined;
   const [lon, lat] = p;
@@ -76,7 +83,9 @@ export function alertFactOf(e: Entity, types: readonly string[], ctx: CompiledCo
       lat,
       source: e.id,
       timestamp: when("dateObserved"),
-      summary: Number.isFinite(speed) ? `severe congestion, average speed ${speed.toFixed(0)} km/h` : "severe congestion",
+      summary: Number.isFinite(speed)
+        ? `severe congestion, average speed ${speed.toFixed(0)} km/h`
+        : "severe congestion",
     };
   }
   if (types.includes(T("WeatherObserved"))) {

@@ -40,7 +40,10 @@ export class AlertStage implements DeliveryStage {
       }
       const types = typesOf(after).map((t) => meta.ctx.expandTerm(t));
       if (types.includes(`${TRAFFIC_NS}AlertSubscription`)) {
-        void this.graph.read(id).then((e) => this.subscriptions.apply(id, e ?? null), () => undefined);
+        void this.graph.read(id).then(
+          (e) => this.subscriptions.apply(id, e ?? null),
+          () => undefined,
+        );
         continue;
       }
       const now = alertFactOf(after, types, meta.ctx);

@@ -37,20 +37,40 @@ export interface AlertSubscription {
 const subEntityId = (id: string) => `urn:ngsi-ld:AlertSubscription:${id}`;
 const prop = (value: unknown) => ({ type: "Property", value });
 
-function strings(b: Record<string, unknown>, name: string, allowed?: readonly string[], required = true): string[] {
+function strings(
+  b: Record<string, unknown>,
+  name: string,
+  allowed?: readonly string[],
+  required = true,
+): string[] {
   const v = b[name];
   if (v === undefined || v === null) {
-    if (required) throw new AppError("InvalidRequest", `The field '${name}' is required`, { parameter: name });
+    if (required)
+      throw new AppError("InvalidRequest", `The field '${name}' is required`, { parameter: name });
     return [];
   }
   if (!Array.isArray(v) || v.some((x) => typeof x !== "string") || v.length > 50)
-    throw badRequest(`The field '${name}' must be an array of strings`, { parameter: name, value: v, expected: "array of string" });
+    throw badRequest(`The field '${name}' must be an array of strings`, {
+      parameter: name,
+      value: v,
+      expected: "array of string",
+    });
   const out = [...new Set((v as string[]).map((s) => (allowed ? s.toLowerCase() : s.trim())))];
   if (allowed) {
     const bad = out.find((s) => !allowed.includes(s));
-    if (bad !== undefined) throw badRequest(`Unknown value in '${name}': ${bad}`, { parameter: name, value: bad, expected: allowed.join(", ") });
+    if (bad !== undefined)
+      throw badRequest(`Unknown value in '${name}': ${bad}`, {
+        parameter: name,
+        value: bad,
+        expected: allowed.join(", "),
+      });
   }
-  if (required && out.length === 0) throw badRequest(`'${name}' must not be empty`, { parameter: name, value: v, expected: "at least one value" });
+  if (required && out.length === 0)
+    throw badRequest(`'${name}' must not be empty`, {
+      parameter: name,
+      value: v,
+      expected: "at least one value",
+    });
   return out;
 }
 
@@ -105,7 +125,11 @@ export class AlertSubscriptions {
     }
     const sev = b.severity_threshold ?? "minor";
     if (typeof sev !== "string" || !(ALERT_SEVERITIES as readonly string[]).includes(sev.toLowerCase()))
-      throw badRequest("Unknown severity_threshold", { parameter: "severity_threshold", value: sev, expected: ALERT_SEVERITIES.join(", ") });
+      throw badRequest("Unknown severity_threshold", {
+        parameter: "severity_threshold",
+        value: sev,
+        expected: ALERT_SEVERITIES.join(", "),
+      });
     const targets = this.targets(b, channels);
     const id = randomUUID();
     const doc: Record<string, unknown> = {
@@ -137,7 +161,8 @@ export class AlertSubscriptions {
   /** Deletes one; 404 when absent or not the caller's (unless `owner` is undefined). */
   async delete(id: string, owner: string | undefined): Promise<void> {
     const s = this.byId.get(id.startsWith("urn:") ? id : subEntityId(id));
-    if (!s || (owner !== undefined && s.owner !== owner)) throw notFound(`Alert subscription ${id} does not exist`, { id });
+    if (!s || (owner !== undefined && s.owner !== owner))
+      throw notFound(`Alert subscription ${id} does not exist`, { id });
     await this.graph.delete(s.entityId);
     this.apply(s.entityId, null);
   }
@@ -152,12 +177,24 @@ export class AlertSubscriptions {
           expected: ALERT_CHANNELS.filter((x) => this.configured(x)).join(", "),
         });
       if (c === "email") {
-        if (typeof b.email !== "string" || !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(b.email) || b.email.length > 200)
-          throw badRequest("The email channel needs an 'email' address", { parameter: "email", value: b.email, expected: "an email address" });
+        if (
+          typeof b.email !== "string" ||
+          !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(b.email) ||
+          b.email.length > 200
+        )
+          throw badRequest("The email channel needs an 'email' address", {
+            parameter: "email",
+            value: b.email,
+            expected: "an email address",
+          });
         t.email = b.email;
       } else if (c === "sms") {
         if (typeof b.phone !== "string" || !/^\+?[0-9 ]{6,20}$/.test(b.phone))
-          throw badRequest("The sms channel needs a 'phone' number", { parameter: "phone", value: b.phone, expected: "a phone number" });
+          throw badRequest("The sms channel needs a 'phone' number", {
+            parameter: "phone",
+            value: b.phone,
+            expected: "a phone number",
+          });
         t.phone = b.phone.replace(/\s+/g, "");
       } else if (c === "webhook") {
         let u: URL | undefined;
@@ -167,12 +204,26 @@ export class AlertSubscriptions {
           u = undefined;
         }
         if (!u || (u.protocol !== "http:" && u.protocol !== "https:"))
-          throw badRequest("The webhook channel needs a 'webhook_url' (http or https)", { parameter: "webhook_url", value: b.webhook_url, expected: "an http(s) URL" });
+          throw badRequest("The webhook channel needs a 'webhook_url' (http or https)", {
+            parameter: "webhook_url",
+            value: b.webhook_url,
+            expected: "an http(s) URL",
+          });
         t.webhook_url = u.toString();
       } else {
         const p = b.push_subscription as ChannelTargets["push_subscription"] | undefined;
-        if (!p || typeof p.endpoint !== "string" || !/^https:\/\//.test(p.endpoint) || typeof p.keys?.p256dh !== "string" || typeof p.keys?.auth !== "string")
-          throw badRequest("The push channel needs a 'push_subscription' {endpoint, keys{p256dh, auth}}", { parameter: "push_subscription", value: p, expected: "a Web Push subscription" });
+        if (
+          !p ||
+          typeof p.endpoint !== "string" ||
+          !/^https:\/\//.test(p.endpoint) ||
+          typeof p.keys?.p256dh !== "string" ||
+          typeof p.keys?.auth !== "string"
+        )
+          throw badRequest("The push channel needs a 'push_subscription' {endpoint, keys{p256dh, auth}}", {
+            parameter: "push_subscription",
+            value: p,
+            expected: "a Web Push subscription",
+          });
         t.push_subscription = { endpoint: p.endpoint, keys: { p256dh: p.keys.p256dh, auth: p.keys.auth } };
       }
     }

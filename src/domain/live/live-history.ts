@@ -13,7 +13,10 @@ const SEVERITY = `${TRAFFIC_NS}severity`;
 const STATUS = "https://uri.etsi.org/ngsi-ld/status";
 
 /** Reads current entities by id (the traffic context). */
-export type ReadEntities = (tenant: string, ids: string[]) => Promise<{ entities: Entity[]; ctx: CompiledContext }>;
+export type ReadEntities = (
+  tenant: string,
+  ids: string[],
+) => Promise<{ entities: Entity[]; ctx: CompiledContext }>;
 
 /**
  * The replay of a resuming subscriber (`since`), from the graph's temporal history:
@@ -28,11 +31,13 @@ export function historyReplay(model: LiveModel, history: TemporalIndex, read: Re
     if (filter.channel === "traffic") {
       for (const z of filter.keys ?? model.zoneIds()) {
         const s = model.zoneState(z);
-        if (s && s.at > since) events.push({ channel: "traffic", tenant: filter.tenant, at: iso(s.at), data: s.data });
+        if (s && s.at > since)
+          events.push({ channel: "traffic", tenant: filter.tenant, at: iso(s.at), data: s.data });
       }
     } else if (filter.channel === "weather") {
       for (const w of model.latestWeather()) {
-        if (w.at > since) events.push({ channel: "weather", tenant: filter.tenant, at: iso(w.at), data: w.data });
+        if (w.at > since)
+          events.push({ channel: "weather", tenant: filter.tenant, at: iso(w.at), data: w.data });
       }
     } else {
       events = await accidentEvents(model, history, read, filter, since);
@@ -54,7 +59,10 @@ async function accidentEvents(
     (h) => h.modifiedAt > since && h.types.includes(ACCIDENT_TYPE),
   );
   if (changed.length === 0) return [];
-  const { entities, ctx } = await read(filter.tenant, changed.map((h) => h.id));
+  const { entities, ctx } = await read(
+    filter.tenant,
+    changed.map((h) => h.id),
+  );
   const current = new Map<string, AccidentState>();
   for (const e of entities) {
     const a = model.accident(e, ctx);
@@ -79,8 +87,12 @@ async function accidentEvents(
       if (prevSeverity === undefined) out.push({ ...base, data: { ...state, change: "created" } });
       else {
         if (prevSeverity !== severity)
-          out.push({ ...base, data: { ...state, change: "severity_changed", previousSeverity: prevSeverity as LiveSeverity } });
-        if (prevStatus !== status) out.push({ ...base, data: { ...state, change: "status_changed", previousStatus: prevStatus } });
+          out.push({
+            ...base,
+            data: { ...state, change: "severity_changed", previousSeverity: prevSeverity as LiveSeverity },
+          });
+        if (prevStatus !== status)
+          out.push({ ...base, data: { ...state, change: "status_changed", previousStatus: prevStatus } });
       }
     }
   }

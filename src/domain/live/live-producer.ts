@@ -5,7 +5,7 @@ import type { CommitEvent } from "../../store/graph-store";
 import type { AccidentState, LiveModel } from "./live-model";
 
 /**
- * Turns committed entity changes into live events (DESIGN.md "One change feed"; issue "One feed for
+ * Turns committed entity changes into live events (docs/design.md "One change feed"; issue "One feed for
  * both"), as a derived stage of the commit pipeline that runs after the traffic model's own stage:
  * - an accident created, or its severity or status changed -> `accidents`;
  * - a new weather observation -> `weather`;
@@ -39,7 +39,8 @@ export class LiveProducer {
       const w = this.model.weather(after, meta.ctx);
       if (w) {
         const old = before ? this.model.weather(before, meta.ctx) : undefined;
-        if (!old || old.at !== w.at) this.publish({ channel: "weather", tenant: this.tenant, at: iso(w.at), data: w.data });
+        if (!old || old.at !== w.at)
+          this.publish({ channel: "weather", tenant: this.tenant, at: iso(w.at), data: w.data });
         continue;
       }
       const zone = this.model.flowZone(after, meta.ctx);
@@ -53,7 +54,10 @@ export class LiveProducer {
     const base = { channel: "accidents" as const, tenant: this.tenant, at };
     if (!before) return this.publish({ ...base, data: { ...now, change: "created" } });
     if (before.severity !== now.severity) {
-      this.publish({ ...base, data: { ...now, change: "severity_changed", previousSeverity: before.severity } });
+      this.publish({
+        ...base,
+        data: { ...now, change: "severity_changed", previousSeverity: before.severity },
+      });
     }
     if (before.status !== now.status) {
       this.publish({ ...base, data: { ...now, change: "status_changed", previousStatus: before.status } });

@@ -18,7 +18,13 @@ export async function accidentForReport(
   confidence: number,
 ): Promise<string> {
   const at = Date.parse(r.reportedAt);
-  const near = await new ReportNeighbours(graph).accidents(r.lon, r.lat, at, DUPLICATE_METRES, DUPLICATE_WINDOW_MS);
+  const near = await new ReportNeighbours(graph).accidents(
+    r.lon,
+    r.lat,
+    at,
+    DUPLICATE_METRES,
+    DUPLICATE_WINDOW_MS,
+  );
   const open = near.find((a) => (a.status as { value?: string } | undefined)?.value !== "resolved");
   if (open) return open.id;
   const id = `urn:ngsi-ld:TrafficAccident:cr-${randomUUID()}`;

@@ -38,7 +38,11 @@ export async function normalizeImage(input: Buffer, index: number): Promise<Buff
     });
   }
   if (!format || !FORMATS.has(format))
-    throw badRequest(`Image ${index} is not a supported image`, { parameter, value: format, expected: "JPEG or PNG" });
+    throw badRequest(`Image ${index} is not a supported image`, {
+      parameter,
+      value: format,
+      expected: "JPEG or PNG",
+    });
   try {
     return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "truncated" })
       .rotate()

@@ -50,7 +50,8 @@ function text(b: Body, name: string, min: number, max: number, required: boolean
   const n = [...t].length;
   if (n < min || n > max) throw invalid(name, v, `${min} to ${max} characters`);
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(t)) throw invalid(name, v, "text without control characters");
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(t))
+    throw invalid(name, v, "text without control characters");
   return t;
 }
 
@@ -61,7 +62,8 @@ function oneOf<T extends string>(b: Body, name: string, values: readonly T[], de
     throw missing(name);
   }
   const s = typeof v === "string" ? v.toLowerCase() : v;
-  if (typeof s !== "string" || !(values as readonly string[]).includes(s)) throw invalid(name, v, values.join(", "));
+  if (typeof s !== "string" || !(values as readonly string[]).includes(s))
+    throw invalid(name, v, values.join(", "));
   return s as T;
 }
 
@@ -109,7 +111,8 @@ export function base64Images(v: unknown): Buffer[] {
   return v.map((s, i) => {
     if (typeof s !== "string" || s.length === 0) throw invalid(`images[${i}]`, typeof s, "a base64 string");
     const data = s.replace(/^data:[\w/+.-]+;base64,/, "").replace(/\s+/g, "");
-    if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data)) throw invalid(`images[${i}]`, "(not base64)", "a base64 string");
+    if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data))
+      throw invalid(`images[${i}]`, "(not base64)", "a base64 string");
     if ((data.length * 3) / 4 > MAX_IMAGE_BYTES)
       throw new AppError("PayloadTooLarge", `Image ${i} is larger than ${MAX_IMAGE_BYTES} bytes`);
     return Buffer.from(data, "base64");
@@ -145,8 +148,7 @@ function anySeverity(b: Body, def: ReportSeverity): ReportSeverity {
   return oneOf(b, "severity", REPORT_SEVERITIES, def);
 }
 
-const sourceOf = (b: Body): ReportSource =>
-  b.source === "web" || b.source === "mobile" ? b.source : "api";
+const sourceOf = (b: Body): ReportSource => (b.source === "web" || b.source === "mobile" ? b.source : "api");
 
 /** REST A/B `POST /citizen-reports` JSON (§2 "REST submission body"); B's reporter has `contact`. */
 export function parseCitizenReportJson(raw: unknown, form: "a" | "b" | "graphql"): ReportInput {
@@ -184,8 +186,13 @@ export function parseAccidentReportJson(raw: unknown, form: "a-accident" | "b-ac
 }
 
 /** The form-based submission (§2): text fields and uploaded image files. */
-export function parseReportForm(fields: Record<string, string>, files: Buffer[], form: SubmissionForm = "form"): ReportInput {
-  if (files.length > MAX_IMAGES) throw invalid("images", `${files.length} files`, `at most ${MAX_IMAGES} images`);
+export function parseReportForm(
+  fields: Record<string, string>,
+  files: Buffer[],
+  form: SubmissionForm = "form",
+): ReportInput {
+  if (files.length > MAX_IMAGES)
+    throw invalid("images", `${files.length} files`, `at most ${MAX_IMAGES} images`);
   const lat = coordinate(fields.latitude, "latitude");
   const lon = coordinate(fields.longitude, "longitude");
   checkInCity(lat, lon, "latitude");

@@ -20,10 +20,28 @@ interface Transition {
  * (Verification that stays under 0.85 keeps the report `pending`; that is no transition.)
  */
 export const REPORT_TRANSITIONS: readonly Transition[] = [
-  { from: "pending", verification: "pending", trigger: "verify", to: "verified", toVerification: "confirmed" },
-  { from: "pending", verification: "pending", trigger: "confirm", to: "verified", toVerification: "confirmed" },
+  {
+    from: "pending",
+    verification: "pending",
+    trigger: "verify",
+    to: "verified",
+    toVerification: "confirmed",
+  },
+  {
+    from: "pending",
+    verification: "pending",
+    trigger: "confirm",
+    to: "verified",
+    toVerification: "confirmed",
+  },
   { from: "pending", verification: "pending", trigger: "reject", to: "rejected", toVerification: "rejected" },
-  { from: "verified", verification: "confirmed", trigger: "resolve", to: "resolved", toVerification: "confirmed" },
+  {
+    from: "verified",
+    verification: "confirmed",
+    trigger: "resolve",
+    to: "resolved",
+    toVerification: "confirmed",
+  },
 ];
 
 /** The next state, or 409 CONFLICT naming the current one. */
@@ -36,10 +54,14 @@ export function transition(
     (x) => x.from === status && x.verification === verification && x.trigger === trigger,
   );
   if (!t)
-    throw new AppError("Conflict", `A report that is ${status} (verification ${verification}) cannot be ${trigger}ed`, {
-      status,
-      verification_status: verification,
-      action: trigger,
-    });
+    throw new AppError(
+      "Conflict",
+      `A report that is ${status} (verification ${verification}) cannot be ${trigger}ed`,
+      {
+        status,
+        verification_status: verification,
+        action: trigger,
+      },
+    );
   return { status: t.to, verificationStatus: t.toVerification };
 }

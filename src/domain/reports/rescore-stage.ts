@@ -31,7 +31,10 @@ export class RescoreStage implements DeliveryStage {
       if (!accident && !types.includes(`${TRAFFIC_NS}CitizenReport`)) continue;
       if (accident && valueOf(after, "detectionMethod") === "citizen_report") continue;
       const p = pointOf(after);
-      if (p) void this.rescoreNear(id, p.lon, p.lat).catch((e: Error) => this.log("re-score failed", { error: e.message }));
+      if (p)
+        void this.rescoreNear(id, p.lon, p.lat).catch((e: Error) =>
+          this.log("re-score failed", { error: e.message }),
+        );
     }
   }
 
@@ -41,7 +44,10 @@ export class RescoreStage implements DeliveryStage {
 
   private async rescoreNear(source: string, lon: number, lat: number): Promise<void> {
     const now = Date.now();
-    const near = await this.graph.select({ type: "CitizenReport", near: { lon, lat, metres: EVIDENCE_METRES } });
+    const near = await this.graph.select({
+      type: "CitizenReport",
+      near: { lon, lat, metres: EVIDENCE_METRES },
+    });
     for (const e of near) {
       const r = reportOf(e);
       if (r.entityId === source || r.score === undefined) continue;

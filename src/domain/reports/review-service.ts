@@ -54,7 +54,8 @@ export class ReviewService {
   async report(id: string): Promise<CitizenReport> {
     const entityId = id.startsWith("urn:") ? id : reportEntityId(id);
     const e = await this.graph.read(entityId);
-    if (!e || !String(e.type).includes("CitizenReport")) throw notFound(`Citizen report ${id} does not exist`, { id });
+    if (!e || !String(e.type).includes("CitizenReport"))
+      throw notFound(`Citizen report ${id} does not exist`, { id });
     return reportOf(e);
   }
 
@@ -104,7 +105,10 @@ export class ReviewService {
 
   /** The reports linked as duplicates of `r` take its decision (they were never queued on their own). */
   private async settleDuplicates(r: CitizenReport, attrs: Record<string, unknown>): Promise<void> {
-    const near = await this.graph.select({ type: "CitizenReport", near: { lon: r.lon, lat: r.lat, metres: 250 } });
+    const near = await this.graph.select({
+      type: "CitizenReport",
+      near: { lon: r.lon, lat: r.lat, metres: 250 },
+    });
     for (const e of near) {
       if (!objectsOf(e, "refDuplicateOf").includes(r.entityId)) continue;
       const dup = reportOf(e);

@@ -50,12 +50,12 @@ export class SubmissionService {
     const jpegs: Buffer[] = [];
     for (let i = 0; i < input.images.length; i++) jpegs.push(await normalizeImage(input.images[i], i));
     const now = new Date();
-    const [cameras, district, address, duplicateOf] = await Promise.all([
+    const [cameras, district, duplicateOf] = await Promise.all([
       this.places.camerasNear(input.lon, input.lat, EVIDENCE_METRES),
       this.places.districtAt(input.lon, input.lat),
-      this.places.addressOf(input.lon, input.lat),
       this.neighbours.duplicateOf(input.type, input.lon, input.lat, now.getTime()),
     ]);
+    const address = await this.places.addressOf(input.lon, input.lat, cameras);
     const names: string[] = [];
     for (const j of jpegs) names.push(await this.media.put(j));
     const entityId = reportEntityId(randomUUID());
@@ -76,15 +76,20 @@ export class SubmissionService {
     const stored = await this.graph.read(entityId);
     if (!stored) throw new AppError("InternalError", `report ${entityId} not readable after its write`);
     const report = reportOf(stored);
-    const expected = duplicateOf?.includes(":CitizenReport:")
-      ? "none"
-      : scoreReport(await this.verification.facts(report)).priority;
+    // only variant B shows the priority at once: the score of the evidence there is now
+    const expected =
+      input.form !== "b"
+        ? "normal"
+        : duplicateOf?.includes(":CitizenReport:")
+          ? "none"
+          : scoreReport(await this.verification.facts(report)).priority;
     return { report, expectedPriority: expected, estimatedVerificationTime: await this.estimate(expected) };
   }
 
   private async estimate(priority: ReviewPriority): Promise<string> {
     let minutes = Math.ceil(this.verifyDelayMs / 60_000);
-    if (priority !== "none") minutes += (await this.reviewBacklog()) * REVIEW_MINUTES_EACH + REVIEW_MINUTES_EACH;
+    if (priority !== "none")
+      minutes += (await this.reviewBacklog()) * REVIEW_MINUTES_EACH + REVIEW_MINUTES_EACH;
     minutes = Math.max(1, minutes);
     return minutes === 1 ? "1 minute" : `${minutes} minutes`;
   }

@@ -71,7 +71,8 @@ export function scoreReport(f: VerificationFacts): VerificationOutcome {
       weight: Math.min(WEIGHTS.corroboratingMax, WEIGHTS.corroboratingEach * f.corroboratingReports.length),
       detail: `${f.corroboratingReports.length} other report(s) within 500 m and 30 min`,
     });
-  if (f.images > 0) evidence.push({ factor: "images", weight: WEIGHTS.images, detail: `${f.images} image(s)` });
+  if (f.images > 0)
+    evidence.push({ factor: "images", weight: WEIGHTS.images, detail: `${f.images} image(s)` });
   if (f.record.decided > 0) {
     const share = f.record.verified / f.record.decided;
     evidence.push({
@@ -80,10 +81,23 @@ export function scoreReport(f: VerificationFacts): VerificationOutcome {
       detail: `${f.record.verified} of ${f.record.decided} past reports verified`,
     });
   }
-  if (f.anonymous) evidence.push({ factor: "anonymous", weight: WEIGHTS.anonymous, detail: "anonymous report" });
+  if (f.anonymous)
+    evidence.push({ factor: "anonymous", weight: WEIGHTS.anonymous, detail: "anonymous report" });
   else if (f.identified)
-    evidence.push({ factor: "identified", weight: WEIGHTS.identified, detail: "reporter named with a contact" });
-  const score = round(Math.max(0, Math.min(1, evidence.reduce((s, e) => s + e.weight, 0))));
+    evidence.push({
+      factor: "identified",
+      weight: WEIGHTS.identified,
+      detail: "reporter named with a contact",
+    });
+  const score = round(
+    Math.max(
+      0,
+      Math.min(
+        1,
+        evidence.reduce((s, e) => s + e.weight, 0),
+      ),
+    ),
+  );
   return { score, evidence, ...route(score) };
 }
 

@@ -7,6 +7,9 @@ import { ReportNeighbours } from "./report-neighbours";
 import { transition } from "./report-transitions";
 import { scoreReport, type VerificationFacts, type VerificationOutcome } from "./verification-score";
 
+/** How long the list of reports behind a reporter's record is reused, ms. */
+const RECORD_TTL_MS = 10_000;
+
 /** A verification job: score report `reportId` (entity id). `uri` names the queue's limit key. */
 export interface VerifyJob {
   uri: string;
@@ -32,6 +35,7 @@ export const verifyJob = (reportId: string, priority?: number): VerifyJob => ({
 export class VerificationService {
   private readonly neighbours: ReportNeighbours;
   private queue?: JobQueue<VerifyJob>;
+  private reports?: { at: number; list: Promise<CitizenReport[]> };
 
   constructor(
     private readonly graph: GraphAccess,
@@ -53,7 +57,10 @@ export class VerificationService {
     const q = this.queue;
     if (!q) return;
     if (this.delayMs > 0) {
-      setTimeout(() => void q.enqueue([verifyJob(reportId, priority)]).catch(() => undefined), this.delayMs).unref();
+      setTimeout(
+        () => void q.enqueue([verifyJob(reportId, priority)]).catch(() => undefined),
+        this.delayMs,
+      ).unref();
       return;
     }
     await q.enqueue([verifyJob(reportId, priority)]);
@@ -97,7 +104,9 @@ export class VerificationService {
     ]);
     return {
       cameraDetections: detections.map((d) => d.id),
-      corroboratingReports: others.filter((o) => o.entityId !== r.entityId && o.status !== "rejected").map((o) => o.entityId),
+      corroboratingReports: others
+        .filter((o) => o.entityId !== r.entityId && o.status !== "rejected")
+        .map((o) => o.entityId),
       images: r.images.length,
       record,
       anonymous: r.reporter.isAnonymous,
@@ -114,9 +123,22 @@ export class VerificationService {
       ((who.principalId && o.reporter.principalId === who.principalId) ||
         (who.phone && o.reporter.phone === who.phone) ||
         (who.email && o.reporter.email === who.email));
-    const mine = (await this.graph.select({ type: "CitizenReport" })).map(reportOf).filter(same);
+    const mine = (await this.allReports()).filter(same);
     const decided = mine.filter((o) => o.status !== "pending");
     return { decided: decided.length, verified: decided.filter((o) => o.status !== "rejected").length };
+  }
+
+  /**
+   * Every report, read at most once per {@link RECORD_TTL_MS}: a reporter's record moves slowly, and
+   * reading every report for each verification made verification O(reports).
+   */
+  private async allReports(): Promise<CitizenReport[]> {
+    const now = Date.now();
+    if (!this.reports || now - this.reports.at > RECORD_TTL_MS) {
+      const list = this.graph.select({ type: "CitizenReport" }).then((es) => es.map(reportOf));
+      this.reports = { at: now, list };
+    }
+    return this.reports.list;
   }
 
   private async write(r: CitizenReport, o: VerificationOutcome): Promise<void> {

@@ -1,4 +1,5 @@
 import { notFound } from "../../errors";
+import type { AlertLog } from "./alert-log";
 import type { HistoryReader } from "./history-reader";
 import type { Accident, AccidentStatus, Severity, TimelineEvent } from "./models";
 import type { TrafficProjection } from "./traffic-projection";
@@ -17,13 +18,15 @@ export type AccidentStatusWriter = (entityId: string, status: AccidentStatus, at
 
 /**
  * Accidents (traffic-service-interface.md §4.3): list with filters, detail with a timeline built from
- * the entity's temporal history, and the operators' status change (decisions.md).
+ * the entity's temporal history and the delivered notifications, and the operators' status change
+ * (decisions.md).
  */
 export class AccidentService {
   constructor(
     private readonly projection: TrafficProjection,
     private readonly history: HistoryReader,
     private readonly writeStatus: AccidentStatusWriter,
+    private readonly alerts: AlertLog,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -83,6 +86,15 @@ export class AccidentService {
                 : "status_changed",
         description: status === "resolved" ? "Accident resolved" : `Status changed to ${status}`,
         source: "status",
+      });
+    }
+    const alert = this.alerts.firstAlert(a.entityId);
+    if (alert) {
+      events.push({
+        timestamp: alert.at,
+        event: "alert_sent",
+        description: `Alert sent (subscription ${alert.via})`,
+        source: "notification",
       });
     }
     if (a.status === "resolved" && !events.some((e) => e.event === "resolved")) {

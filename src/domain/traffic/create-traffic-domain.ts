@@ -5,6 +5,7 @@ import type { CompiledContext } from "../../rdf/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 import { AnalyticsService } from "../analytics/analytics-service";
 import { AccidentService, type AccidentStatusWriter } from "./accident-service";
+import { AlertLog } from "./alert-log";
 import { AirQualityService } from "./air-quality-service";
 import { CameraService } from "./camera-service";
 import { FlowRollup } from "./flow-rollup";
@@ -40,13 +41,15 @@ export interface TrafficDomain {
   projection: TrafficProjection;
   rollup: FlowRollup;
   history: HistoryReader;
+  /** First alert per accident: feed it the delivered notifications (`recordDelivery`). */
+  alerts: AlertLog;
   /** The change-feed listener: register it as a derived stage of the commit pipeline before {@link load}. */
   apply(event: CommitEvent): void;
   /** Reads the current state and the history from the graph (start-up). */
   load(): Promise<void>;
 }
 
-/** Builds the traffic domain (DESIGN.md "domain/"); the composition root calls this once. */
+/** Builds the traffic domain (docs/design.md "domain/"); the composition root calls this once. */
 export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
   const now = deps.now ?? Date.now;
   const projection = new TrafficProjection(deps.traffic);
@@ -68,7 +71,8 @@ export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
     await deps.entities.merge(TRAFFIC_TENANT, entityId, patch, deps.traffic);
   };
   const cameras = new CameraService(projection, history, now);
-  const accidents = new AccidentService(projection, history, writeStatus, now);
+  const alerts = new AlertLog();
+  const accidents = new AccidentService(projection, history, writeStatus, alerts, now);
   return {
     cameras,
     accidents,
@@ -79,6 +83,7 @@ export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
     projection,
     rollup,
     history,
+    alerts,
     apply: (e) => feed.apply(e),
     load: async () => {
       await feed.load(deps.source);

@@ -16,7 +16,7 @@ export const PROJECTED_TYPES = [
 ] as const;
 
 /**
- * The read models of the current state of the city (DESIGN.md "Indexes beside the store, derived
+ * The read models of the current state of the city (docs/design.md "Indexes beside the store, derived
  * from it"): cameras, zones, accidents, the latest flow per camera, weather and air-quality stations
  * of the default tenant, built from the graph at start and kept current by the change feed (a derived
  * stage of the commit pipeline). A cache: dropping it and rebuilding from the graph gives the same

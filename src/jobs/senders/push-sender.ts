@@ -31,10 +31,15 @@ export class PushSender implements ChannelSender {
   async send(job: AlertJob, timeoutMs: number): Promise<void> {
     if (!job.push) throw new Error("push job without a subscription");
     const res = await webpush.sendNotification(job.push, JSON.stringify(job.alert), {
-      vapidDetails: { subject: this.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
+      vapidDetails: {
+        subject: this.subject,
+        publicKey: this.keys.publicKey,
+        privateKey: this.keys.privateKey,
+      },
       timeout: timeoutMs,
       TTL: 3600,
     });
-    if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`push service answered ${res.statusCode}`);
+    if (res.statusCode < 200 || res.statusCode > 299)
+      throw new Error(`push service answered ${res.statusCode}`);
   }
 }

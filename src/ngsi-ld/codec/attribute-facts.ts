@@ -5,7 +5,7 @@ import { ENTITY_META_MEMBERS } from "../model/attribute-kinds";
 import type { JsonValue, NgsiEntity } from "./types";
 
 /**
- * What the derived indexes (DESIGN.md "Indexes beside the store, derived from it") need to know of an
+ * What the derived indexes (docs/design.md "Indexes beside the store, derived from it") need to know of an
  * entity's attributes, read straight from the entity graph as the codec writes it (ETSI GS CIM 009
  * v1.8 Annex D RDF form: `<entity> <attr> _:b . _:b rdf:type ngsi-ld:<Kind>`, and for a GeoProperty
  * `_:b ngsi-ld:hasValue "<geojson>"^^rdf:JSON`). This file is the ONE place that knows that layout

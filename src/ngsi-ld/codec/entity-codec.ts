@@ -27,7 +27,7 @@ export interface ToTriplesOptions {
   /**
    * Predicates to write a shortcut triple under instead of the attribute's own IRI (attribute IRI ->
    * shortcut predicate IRI). A deployment vocabulary uses it for core terms it cannot redefine: the
-   * traffic ontology reads `ngsi-ld:status` as `traffic:status` (DESIGN.md "Values are also plain triples").
+   * traffic ontology reads `ngsi-ld:status` as `traffic:status` (docs/design.md "Values are also plain triples").
    */
   shortcutAliases?: Readonly<Record<string, string>>;
 }

@@ -26,7 +26,7 @@ const ENTITY_FACTS: ReadonlySet<string> = new Set([
 
 /**
  * Rebuilds the expanded entity node from its graph (JSON-LD 1.1 API §8.5, blank nodes embedded,
- * rdf:first/rest chains as `@list`). Shortcut triples (DESIGN.md "Values are also plain triples")
+ * rdf:first/rest chains as `@list`). Shortcut triples (docs/design.md "Values are also plain triples")
  * are ignored: on the entity subject only rdf:type, createdAt, modifiedAt, scope, deletedAt and
  * triples whose object is a blank node are read.
  */

@@ -12,7 +12,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 
 /**
  * True when what the derived indexes read of `entity` (normalized, compacted with `ctx`) is what they
- * would read of the graph the codec writes for it, decoded again (DESIGN.md "Indexes beside the store,
+ * would read of the graph the codec writes for it, decoded again (docs/design.md "Indexes beside the store,
  * derived from it"; docs/architecture.md "A write, end to end" step 6): the id, the types, the scopes,
  * each attribute's expanded name, its instances' kinds (attribute-facts.ts), and the values the attribute
  * index keeps for the q evaluator (ETSI GS CIM 009 v1.8 §4.9) come back from the graph unchanged. Then

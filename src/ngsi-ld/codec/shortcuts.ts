@@ -19,7 +19,7 @@ import { geoJsonToWkt } from "./wkt";
 type Obj = { [k: string]: JsonValue };
 
 /**
- * Shortcut triples (DESIGN.md "Values are also plain triples"): one direct triple per value of each
+ * Shortcut triples (docs/design.md "Values are also plain triples"): one direct triple per value of each
  * ENTITY-LEVEL attribute instance, so SPARQL reads naturally and GeoSPARQL works (OGC GeoSPARQL 1.1
  * §8.5 geo:asWKT, W3C WGS84 geo:lat/long for the `location` Point). Sub-attributes, JsonProperty and
  * the list kinds get none. The NGSI-LD reader ignores these triples. `aliases` maps an attribute IRI to

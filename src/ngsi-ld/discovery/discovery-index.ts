@@ -33,7 +33,7 @@ interface TenantStats {
 }
 
 /**
- * The discovery index (ETSI GS CIM 009 v1.8 §5.7.5 to §5.7.10; DESIGN.md "Indexes beside the store,
+ * The discovery index (ETSI GS CIM 009 v1.8 §5.7.5 to §5.7.10; docs/design.md "Indexes beside the store,
  * derived from it"): per tenant, entity type -> entity count and attribute names with their kinds,
  * attribute -> instance count, kinds and entity types, all as expanded IRIs. Built from the graph on
  * the first discovery request ({@link ready}; discovery is rare, so start-up does not pay for it),

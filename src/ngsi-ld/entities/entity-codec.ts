@@ -2,7 +2,7 @@ import type { CompiledContext } from "../../rdf/compiled-context";
 import type { Entity } from "../model/entity";
 
 /**
- * Entity <-> N-Triples mapping used by the repository (DESIGN.md "Entities are named graphs").
+ * Entity <-> N-Triples mapping used by the repository (docs/design.md "Entities are named graphs").
  * The implementation is the fast path in src/ngsi-ld/codec; tests may substitute jsonld.js.
  */
 export interface EntityCodec {

@@ -23,7 +23,7 @@ export function entityChangeOf(event: CommitEvent): EntityChangeMeta | undefined
 }
 
 /**
- * Reads and writes whole entities as named graphs of one tenant (DESIGN.md "Entities are named
+ * Reads and writes whole entities as named graphs of one tenant (docs/design.md "Entities are named
  * graphs"; ETSI GS CIM 009 §5.6). Holds the per-entity locks so that read-modify-write sequences of
  * the operations in this folder never interleave on one entity.
  */

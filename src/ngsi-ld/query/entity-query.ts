@@ -36,7 +36,7 @@ export interface QueryPageIds {
   hasMore: boolean;
 }
 
-/** What a query reads: the derived indexes and the decoded entities (DESIGN.md "Indexes beside the store"). */
+/** What a query reads: the derived indexes and the decoded entities (docs/design.md "Indexes beside the store"). */
 export interface QuerySources {
   index: AttributeIndex;
   geo: GeoIndex;
@@ -47,7 +47,7 @@ export interface QuerySources {
 const CHECK_BATCH = 256;
 
 /**
- * Answers an entity query from the derived indexes (DESIGN.md "Indexes beside the store"): walks the
+ * Answers an entity query from the derived indexes (docs/design.md "Indexes beside the store"): walks the
  * smallest candidate set, lets the attribute index decide what it can, reads from the store only the
  * candidates the index cannot decide (checking them with the exact evaluator) and the entities of the
  * requested page. Without `count`, stops as soon as the page (and whether more follow) is known.

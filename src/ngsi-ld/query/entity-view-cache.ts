@@ -5,7 +5,7 @@ import type { Entity } from "../model/entity";
 import { variantsOf } from "./variants-of";
 
 /**
- * Decoded entities for the read-only query path (DESIGN.md "Indexes beside the store, derived from it"):
+ * Decoded entities for the read-only query path (docs/design.md "Indexes beside the store, derived from it"):
  * the entities the codec made from their graphs, per tenant, id and @context, so that a page asked for
  * again is not decoded again. Bounded (least recently used out first) and kept current by the change
  * feed: a committed write to an entity drops every decoded copy of it. The entities handed out are

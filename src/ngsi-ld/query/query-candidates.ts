@@ -49,7 +49,7 @@ function ofSelectors(t: TenantAttributeIndex, f: EntityFilter): Source | undefin
 }
 
 /**
- * The ids to check for a query (DESIGN.md "Indexes beside the store"): the smallest of the sets that
+ * The ids to check for a query (docs/design.md "Indexes beside the store"): the smallest of the sets that
  * hold every match (the entities of the selected types or ids, the entities having an attribute that
  * every match needs, the entities having one of `attrs`, the geo index's answer), else every entity of
  * the tenant.

@@ -10,7 +10,7 @@ const MAX_VARIANTS = 8;
  * The JSON texts (UTF-8, each in a Buffer of its own, outside the JavaScript heap) of entities as query answers list them (ETSI GS CIM 009 v1.8 §5.7.2 with the §4.5
  * representations), per tenant, entity id and representation (the request's @context and render
  * options), so that an entity listed again is neither read from the store, nor decoded, nor rendered
- * (DESIGN.md "Indexes beside the store, derived from it"). Bounded by an estimate of the bytes held
+ * (docs/design.md "Indexes beside the store, derived from it"). Bounded by an estimate of the bytes held
  * (least recently used entities out first) and kept current by the change feed: a committed write to
  * an entity drops its texts, and a text made while a commit landed is not remembered
  * ({@link generation}), so a cached text is never older than the last acknowledged write.

@@ -289,6 +289,8 @@ export function patchSubscription(current: Subscription, fragment: unknown, now:
   if (members.length === 0) throw badRequest("The fragment changes no subscription member");
   if (fragment.id !== undefined && fragment.id !== current.id)
     throw fail("id", "The id of a subscription cannot change");
+  if (fragment.type !== undefined && fragment.type !== "Subscription")
+    throw fail("type", 'The type of a subscription is "Subscription"');
   const merged: Obj = { ...(current as unknown as Obj) };
   for (const k of members) {
     const v = fragment[k];

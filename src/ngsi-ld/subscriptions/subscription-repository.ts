@@ -9,42 +9,74 @@ export const SUBSCRIPTION_GRAPH_PREFIX = `${INTERNAL_GRAPH_PREFIX}subscription:`
 /** Predicate linking a subscription graph to its state (an rdf:JSON literal). */
 export const SUBSCRIPTION_STATE = `${INTERNAL_GRAPH_PREFIX}subscriptionState`;
 
+/** Prefix of the named graph holding one context source registration subscription (§5.11). */
+export const CSOURCE_SUBSCRIPTION_GRAPH_PREFIX = `${INTERNAL_GRAPH_PREFIX}csourceSubscription:`;
+/** Predicate linking a context source registration subscription graph to its state. */
+export const CSOURCE_SUBSCRIPTION_STATE = `${INTERNAL_GRAPH_PREFIX}csourceSubscriptionState`;
+
 /** The commit meta of subscription writes: the entity change feed listeners skip it. */
 export interface InternalChangeMeta {
-  internal: "subscriptions";
+  internal: "subscriptions" | "csourceSubscriptions";
 }
+
+/** Where one kind of subscription is kept: entity subscriptions, or context source ones. */
+export interface SubscriptionGraphs {
+  prefix: string;
+  state: string;
+  internal: InternalChangeMeta["internal"];
+}
+
+/** The graphs of entity subscriptions (§5.8). */
+export const ENTITY_SUBSCRIPTIONS: SubscriptionGraphs = {
+  prefix: SUBSCRIPTION_GRAPH_PREFIX,
+  state: SUBSCRIPTION_STATE,
+  internal: "subscriptions",
+};
+
+/** The graphs of context source registration subscriptions (§5.11). */
+export const CSOURCE_SUBSCRIPTIONS: SubscriptionGraphs = {
+  prefix: CSOURCE_SUBSCRIPTION_GRAPH_PREFIX,
+  state: CSOURCE_SUBSCRIPTION_STATE,
+  internal: "csourceSubscriptions",
+};
 
 /** What is kept per subscription: the record without its tenant (the dataset says that). */
 type StoredState = Omit<SubscriptionRecord, "tenant">;
-
-const graphOf = (id: string) => SUBSCRIPTION_GRAPH_PREFIX + encodeURIComponent(id);
 
 /**
  * Keeps subscriptions in the graph store: one named graph per subscription under `urn:citygraph:internal:subscription:`, holding one
  * triple whose object is the subscription's state as an rdf:JSON literal. The graphs are journaled and
  * snapshotted like entities, in the subscription's tenant, and invisible to SPARQL and the entity indexes.
+ * Context source registration subscriptions are kept the same way under their own prefix (`graphs`).
  */
 export class SubscriptionRepository {
-  constructor(private readonly store: GraphStore) {}
+  constructor(
+    private readonly store: GraphStore,
+    private readonly graphs: SubscriptionGraphs = ENTITY_SUBSCRIPTIONS,
+  ) {}
+
+  private graphOf(id: string): string {
+    return this.graphs.prefix + encodeURIComponent(id);
+  }
 
   /** Writes the current state of subscriptions of one tenant in one commit; resolves once durable. */
   async save(tenant: string, records: SubscriptionRecord[]): Promise<void> {
     if (records.length === 0) return;
     const writes: GraphWrite[] = records.map((r) => {
       const state: StoredState = { sub: r.sub, context: r.context, stats: r.stats };
-      const g = graphOf(r.sub.id);
+      const g = this.graphOf(r.sub.id);
       return {
         graph: g,
-        triples: ntLine(ntIri(g), SUBSCRIPTION_STATE, ntLiteral(JSON.stringify(state), RDF_JSON)),
+        triples: ntLine(ntIri(g), this.graphs.state, ntLiteral(JSON.stringify(state), RDF_JSON)),
       };
     });
-    await this.store.commit<InternalChangeMeta>(tenant, writes, { internal: "subscriptions" });
+    await this.store.commit<InternalChangeMeta>(tenant, writes, { internal: this.graphs.internal });
   }
 
   /** Drops a subscription's graph; resolves once durable. */
   async remove(tenant: string, id: string): Promise<void> {
-    await this.store.commit<InternalChangeMeta>(tenant, [{ graph: graphOf(id), triples: null }], {
-      internal: "subscriptions",
+    await this.store.commit<InternalChangeMeta>(tenant, [{ graph: this.graphOf(id), triples: null }], {
+      internal: this.graphs.internal,
     });
   }
 
@@ -54,10 +86,10 @@ export class SubscriptionRepository {
     for (const tenant of await this.store.tenants()) {
       const rows = await this.store.select(
         tenant,
-        `SELECT ?g ?s WHERE { GRAPH ?g { ?g <${SUBSCRIPTION_STATE}> ?s } }`,
+        `SELECT ?g ?s WHERE { GRAPH ?g { ?g <${this.graphs.state}> ?s } }`,
       );
       for (const r of rows) {
-        const [t] = parseNTriples(`${r.g} <${SUBSCRIPTION_STATE}> ${r.s} .\n`);
+        const [t] = parseNTriples(`${r.g} <${this.graphs.state}> ${r.s} .\n`);
         const state = JSON.parse(t.object.value) as StoredState;
         out.push({ tenant, ...state });
       }

@@ -13,12 +13,15 @@ export function subscriptionView(
   stored: CompiledContext,
   request: CompiledContext,
   sysAttrs: boolean,
+  showDefaultTrigger = true,
 ): Record<string, unknown> {
   const { sub, stats } = record;
   const name = (n: string) => (stored.key === request.key ? n : request.compactIri(stored.expandTerm(n)));
   const { createdAt, modifiedAt, notification, ...rest } = sub;
   const out: Record<string, unknown> = { ...rest };
-  out.notificationTrigger = sub.notificationTrigger ?? DEFAULT_TRIGGERS; // its default, §5.2.12
+  // its default, §5.2.12 (context source subscriptions, §5.11, show only what was given)
+  if (showDefaultTrigger || sub.notificationTrigger)
+    out.notificationTrigger = sub.notificationTrigger ?? DEFAULT_TRIGGERS;
   if (sub.entities) out.entities = sub.entities.map((e) => ({ ...e, type: name(e.type) }));
   if (sub.watchedAttributes) out.watchedAttributes = sub.watchedAttributes.map(name);
   const n: Record<string, unknown> = { ...notification };

@@ -7,7 +7,7 @@ import { attributeNames, datasetIdOf, instancesOf, typesOf, type Entity } from "
 import { deletedValueOf, valueMemberOf } from "../model/attribute-kinds";
 import type { AttributeInstance } from "../model/normalize-attribute";
 import type { HistoryRecord, RowTuple } from "./history-record";
-import { instanceNumber, instanceToTuple } from "./instance-codec";
+import { instanceNumber, instanceToTuple, rowToInstance } from "./instance-codec";
 import { SegmentSealer } from "./segment-sealer";
 import { TemporalIndex } from "./temporal-index";
 
@@ -205,10 +205,39 @@ export class TemporalService {
     return rows;
   }
 
+  /**
+   * A deletion through the normal API (§5.6.5) of an attribute of an entity that exists only as a
+   * temporal entity (made by POST /temporal/entities, §5.6.11, which creates no current state): the
+   * history gets the deletion instance (§4.5.0, `deletedAt`) of the attribute's latest default instance
+   * (or of `datasetId`'s). False, and nothing written, if the history has no such attribute.
+   */
+  async recordHistoryOnlyDeletion(
+    tenant: string,
+    id: string,
+    name: string,
+    ctx: CompiledContext,
+    datasetId?: string,
+  ): Promise<boolean> {
+    const e = this.index.entity(tenant, id);
+    const s = e?.attrs.get(ctx.expandTerm(name));
+    if (!e || !s) return false;
+    let last: AttributeInstance | undefined;
+    for (let i = s.length - 1; i >= 0 && !last; i--) {
+      if (this.index.datasetId(s.rest(i)) === datasetId) last = rowToInstance(this.index, s, i, ctx, true);
+    }
+    if (!last) return false;
+    const type = e.types.map((t) => ctx.compactIri(t));
+    const now = Date.now();
+    const rows = this.deletionRows({ id, type, [name]: last }, { id, type }, ctx, now);
+    await this.write(this.putRecord(tenant, { id, type }, ctx, rows, now));
+    return true;
+  }
+
   /** §5.6.11: creates the temporal entity, or adds the instances to an existing one. True if created. */
   async upsert(tenant: string, e: Entity, ctx: CompiledContext): Promise<boolean> {
     const created = !this.index.entity(tenant, e.id);
     const now = Date.now();
+    if (!created) await this.dropSameObservedAt(tenant, e, ctx);
     await this.write(this.putRecord(tenant, e, ctx, this.rowsOf(e, ctx, now), now));
     return created;
   }
@@ -217,9 +246,33 @@ export class TemporalService {
   async append(tenant: string, id: string, fragment: Entity, ctx: CompiledContext): Promise<void> {
     this.mustExist(tenant, id);
     const now = Date.now();
+    await this.dropSameObservedAt(tenant, { ...fragment, id }, ctx);
     await this.write({
       ...this.putRecord(tenant, { ...fragment, id }, ctx, this.rowsOf(fragment, ctx, now), now),
     });
+  }
+
+  /**
+   * Drops the stored instances that an update's instances replace: those of the same attribute and
+   * datasetId observed at the same time (one observation per attribute and instant; ETSI suite 008_01_01).
+   */
+  private async dropSameObservedAt(tenant: string, e: Entity, ctx: CompiledContext): Promise<void> {
+    const te = this.index.entity(tenant, e.id);
+    if (!te) return;
+    for (const name of attributeNames(e)) {
+      const attr = ctx.expandTerm(name);
+      const s = te.attrs.get(attr);
+      if (!s) continue;
+      const gone = new Set<number>();
+      for (const inst of instancesOf(e, name)) {
+        const t = typeof inst.observedAt === "string" ? Date.parse(inst.observedAt) : NaN;
+        if (Number.isNaN(t)) continue;
+        for (let i = 0; i < s.length; i++) {
+          if (s.obs(i) === t && this.index.datasetId(s.rest(i)) === datasetIdOf(inst)) gone.add(s.iid(i));
+        }
+      }
+      for (const n of gone) await this.write({ op: "delInst", t: tenant, e: e.id, a: attr, n });
+    }
   }
 
   /** §5.6.13: deletes the temporal entity (404 if absent). */

@@ -18,7 +18,7 @@ export interface HistoryLogScan {
 }
 
 /**
- * The durable log of the temporal history (DESIGN.md "Durability is ours to build"): its own
+ * The durable log of the temporal history (docs/design.md "Durability is ours to build"): its own
  * append-only segments in `<dataDir>/history`, written by the store's {@link JournalWriter} (group
  * commit, one fdatasync per group, an append resolves only once its bytes are on disk) with the
  * journal's CRC framing, so an acknowledged history write survives kill -9 like an entity write.

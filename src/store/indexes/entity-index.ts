@@ -3,7 +3,7 @@ import { isEntityGraph, type CommitEvent, type GraphStore } from "../graph-store
 const RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
 
 /**
- * The id/type index (DESIGN.md "Indexes beside the store, derived from it"): for every tenant, the
+ * The id/type index (docs/design.md "Indexes beside the store, derived from it"): for every tenant, the
  * entity graphs that exist and the expanded types of each. Built from the graph at start, kept
  * current by the change feed; a cache that can always be rebuilt from the store.
  */

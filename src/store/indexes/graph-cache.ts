@@ -4,7 +4,7 @@ import type { CommitEvent } from "../graph-store";
 export const CACHE_NEW_GRAPHS_UP_TO = 16;
 
 /**
- * A bounded, least-recently-used cache of entity graphs as N-Triples text (DESIGN.md "Indexes beside the
+ * A bounded, least-recently-used cache of entity graphs as N-Triples text (docs/design.md "Indexes beside the
  * store, derived from it"). Reads that hit it skip the worker round trip. It holds the graphs that were
  * read (an update reads its entity first, so updated entities are in it too) and is kept current by the
  * change feed: a committed write replaces the text of a cached graph or removes it, so it never serves

@@ -1,7 +1,7 @@
 import type { GraphStore } from "../graph-store";
 
 /**
- * A derived index that can be filled from one pass over the stored entity graphs (DESIGN.md "Indexes
+ * A derived index that can be filled from one pass over the stored entity graphs (docs/design.md "Indexes
  * beside the store, derived from it"). The same index also follows the change feed (its own `apply`);
  * {@link scanGraphs} never hands it a graph that a commit touched after the scan began, so what the
  * feed applied always wins over what the scan read.

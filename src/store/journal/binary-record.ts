@@ -1,6 +1,6 @@
 import type { GraphWrite } from "../graph-store";
 
-/** One committed change as kept in the journal (DESIGN.md "Durability is ours to build"). */
+/** One committed change as kept in the journal (docs/design.md "Durability is ours to build"). */
 export interface JournalRecord {
   seq: number;
   tenant: string;

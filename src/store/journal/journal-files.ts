@@ -12,7 +12,7 @@ export interface Segment {
   startSeq: number;
 }
 
-/** Journal segments in `dir`, oldest first (DESIGN.md "Durability is ours to build"). */
+/** Journal segments in `dir`, oldest first (docs/design.md "Durability is ours to build"). */
 export function listSegments(dir: string): Segment[] {
   if (!fs.existsSync(dir)) return [];
   return fs

@@ -17,7 +17,7 @@ export interface JournalScan {
 
 /**
  * Reads every journal segment in `dir` and hands each record with seq > `afterSeq` to `apply`, in order
- * (DESIGN.md "Durability is ours to build": start-up = snapshot + replay). A torn last record of the
+ * (docs/design.md "Durability is ours to build": start-up = snapshot + replay). A torn last record of the
  * LAST segment (a crash mid-write: truncated, or a bad checksum with nothing valid after it) is cut off
  * and reported, never fatal: its commit was never acknowledged. Damage followed by more data, or damage
  * in any earlier segment, would lose acknowledged commits: that is an error with a clear message.

@@ -14,7 +14,7 @@ const write = (fd: number, data: Buffer, position: number, from = 0): Promise<vo
   ).then((n) => (from + n < data.length ? write(fd, data, position, from + n) : undefined));
 
 /**
- * The append side of the journal with group commit (DESIGN.md "Durability is ours to build"). Records
+ * The append side of the journal with group commit (docs/design.md "Durability is ours to build"). Records
  * appended while a synchronous write (O_DSYNC, see openSegment) is in flight wait and go out together in
  * the next one; each append's promise resolves only once its bytes are on disk, in append order. The file I/O runs on libuv's pool,
  * so the worker keeps applying commits and answering reads meanwhile. After an I/O error the writer is

@@ -37,7 +37,7 @@ class FileWindow implements SegmentBytes {
 }
 
 /**
- * {@link forEachRecord} over a segment file read a window at a time (DESIGN.md "Durability is ours to
+ * {@link forEachRecord} over a segment file read a window at a time (docs/design.md "Durability is ours to
  * build"): start-up replays, the temporal history's log and compaction read 100-270 MB segments this way
  * without a buffer of the whole file, which, surviving the replay, lived in the old generation until
  * the next full GC (183 MB of the main thread's RSS 3 s after a restart at 100k bench entities, see

@@ -11,7 +11,7 @@ const BLANK_OBJECT = /\s_:\S+\s*\.\s*$/;
 /**
  * The plain triples of an entity graph: those whose subject is the entity and whose object is not an
  * attribute node, i.e. its types, its entity-level system attributes and the shortcut value triples
- * (DESIGN.md "Values are also plain triples"), without storage-only predicates (CITYGRAPH_STORE_NS).
+ * (docs/design.md "Values are also plain triples"), without storage-only predicates (CITYGRAPH_STORE_NS).
  */
 export function plainTriplesOf(graph: string, triples: string): string {
   const subject = `<${graph}> `;

@@ -12,7 +12,7 @@ import { ReplicaDatasets } from "./plain-view";
 import type { ReplicaMessage, ReplicaRequest, ReplicaWorkerOptions } from "./replica-protocol";
 
 /*
- * The SPARQL read replica (DESIGN.md "The store lives in a worker thread": a long SPARQL query must
+ * The SPARQL read replica (docs/design.md "The store lives in a worker thread": a long SPARQL query must
  * not hold up writes or reads). It loads the store's snapshot and journal read-only, then follows the
  * change feed that the main thread forwards; queries run here, so the main thread can stop one by
  * terminating this worker. See ReplicaDatasets for what the dataset holds.

@@ -43,7 +43,7 @@ interface Waiting {
 }
 
 /**
- * The main-thread side of the SPARQL read replica (DESIGN.md "The store lives
+ * The main-thread side of the SPARQL read replica (docs/design.md "The store lives
  * in a worker thread"). A second Oxigraph in its own worker, started on the first query (it costs a
  * second copy of the graph in memory, so a service nobody queries with SPARQL never pays it), loaded
  * from the store's snapshot and journal and then kept current by the change feed. Queries run one at

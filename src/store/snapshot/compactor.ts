@@ -21,7 +21,7 @@ export interface CompactorHost {
 }
 
 /**
- * Compaction (DESIGN.md "Durability is ours to build"), in an order that loses nothing if killed at any
+ * Compaction (docs/design.md "Durability is ours to build"), in an order that loses nothing if killed at any
  * point: (1) rotate the journal, so records up to `seq` are durable in old segments and later ones go
  * to a new segment; (2) write every tenant's snapshot file (temp + fsync + rename) in a worker thread
  * of its own, from the previous snapshot and those segments, without the Oxigraph store (measured:
@@ -72,7 +72,7 @@ export class Compactor {
 }
 
 /**
- * Runs snapshot-merge.ts in a fresh worker thread (DESIGN.md "The store lives in a worker thread");
+ * Runs snapshot-merge.ts in a fresh worker thread (docs/design.md "The store lives in a worker thread");
  * resolves with the manifest to write. `resourceLimits` is for measuring (bench/compaction-memory.ts).
  */
 export function mergeInWorker(

@@ -48,7 +48,7 @@ function* runsIn(buf: Buffer, cur: Current, source: string): Generator<GraphRun,
 }
 
 /**
- * The lines of snapshot N-Quads (DESIGN.md "Durability is ours to build"), read chunk by chunk, as
+ * The lines of snapshot N-Quads (docs/design.md "Durability is ours to build"), read chunk by chunk, as
  * runs of consecutive lines of one graph. Every snapshot line ends with ` <graph> .` and snapshot
  * files keep each graph's lines together, so the graph is read from the line's end and decoded only
  * when it changes. A graph that spans two chunks comes as two runs. The slices stay valid after the

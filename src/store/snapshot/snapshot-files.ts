@@ -3,7 +3,7 @@ import path from "node:path";
 import { writeFileDurably } from "../journal/journal-files";
 
 /**
- * The manifest naming the files of the current snapshot (DESIGN.md "Durability is ours to build"). It is
+ * The manifest naming the files of the current snapshot (docs/design.md "Durability is ours to build"). It is
  * written last and atomically: a snapshot exists only once the manifest names it, so a crash while
  * snapshot files are being written leaves the previous snapshot and its journal segments in charge.
  */

@@ -26,7 +26,7 @@ function journalRecords(dir: string, after: number, upTo: number, each: (r: Jour
 
 /**
  * Where the last write of every graph in the journal records with `after < seq <= upTo` is, per tenant
- * (DESIGN.md "Durability is ours to build": every write replaces or drops a whole graph, so the last
+ * (docs/design.md "Durability is ours to build": every write replaces or drops a whole graph, so the last
  * one is the graph's state at `upTo`). Only positions are kept, not the writes' text: holding the text
  * of a 256 MB journal took the compaction worker to ~0.9 GB at 100k bench entities (docs/decisions/0002-memory-at-scale.md); the text is read again by {@link appendWrites}.
  */
@@ -136,7 +136,7 @@ function appendWrites(
 }
 
 /**
- * Writes the snapshot at `seq` WITHOUT the Oxigraph store (DESIGN.md "Durability is ours to build"):
+ * Writes the snapshot at `seq` WITHOUT the Oxigraph store (docs/design.md "Durability is ours to build"):
  * each tenant's file is the previous snapshot's lines minus the graphs the journal rewrote after it,
  * plus the last write of each of those graphs, so it is exactly the state at `seq`. Files go to
  * `<name>.tmp`, are fsynced and renamed; the folder is fsynced. Returns the manifest to write (not

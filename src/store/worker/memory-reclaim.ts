@@ -25,7 +25,7 @@ export interface ReclaimHost {
 }
 
 /**
- * Gives the memory of dropped quads back (DESIGN.md "the store never dies of memory"). Oxigraph's
+ * Gives the memory of dropped quads back (docs/design.md "the store never dies of memory"). Oxigraph's
  * in-memory store keeps the memory of every removed quad: a service whose live feed replaces the same
  * entity graphs every minute grows without bound until the WASM memory traps (measured: 70k live quads
  * replaced 200 times, RSS 3.3 GB, then `unreachable`). Once the dropped quads pass `minDropped` and

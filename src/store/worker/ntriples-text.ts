@@ -1,7 +1,7 @@
 import { AppError } from "../../errors";
 
 /**
- * Estimated number of triples in N-Triples text, as a string or UTF-8 bytes: its line count (DESIGN.md
+ * Estimated number of triples in N-Triples text, as a string or UTF-8 bytes: its line count (docs/design.md
  * "Durability is ours to build", quad ceiling). Blank lines, comments or duplicates make it an
  * over-estimate, never an under one for well-formed one-triple-per-line text.
  */

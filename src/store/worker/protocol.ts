@@ -1,6 +1,6 @@
 import type { StoreStats } from "../graph-store";
 
-/** Requests from the main thread to the store worker (DESIGN.md "The store lives in a worker thread"). */
+/** Requests from the main thread to the store worker (docs/design.md "The store lives in a worker thread"). */
 export type StoreRequest =
   | {
       id: number;

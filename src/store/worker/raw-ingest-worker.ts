@@ -4,7 +4,7 @@ import { lineCount } from "./ntriples-text";
 import { preGrowWasmMemory } from "./recovery";
 
 /*
- * Raw-ingest worker for bench/store-ingest.ts (DESIGN.md "The store lives in a worker thread"): loads
+ * Raw-ingest worker for bench/store-ingest.ts (docs/design.md "The store lives in a worker thread"): loads
  * entity N-Quads into one Oxigraph store the way the store worker loads a graph write (one `load` call
  * per entity, from UTF-8 bytes, no_transaction, after the same WASM pre-growth) but with no journal, no
  * counts, no undo. Message in: string[] (one entity's N-Quads each), or { bytes, ends } (the entities'

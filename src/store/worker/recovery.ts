@@ -24,7 +24,7 @@ export interface Recovered {
  * Grows the WASM memory once, up front, by handing Oxigraph a zero-filled buffer that it copies into its
  * heap and refuses at the first byte; the freed block is reused by later allocations. Measured at 8k
  * entities: 800 -> 70 GCs, GC time 2.8 s -> 0.2 s, load ~1.4x faster; costs ~0.45 s and that much RSS
- * at start (DESIGN.md measured facts: "each growth of WASM memory triggers full GCs").
+ * at start (docs/design.md measured facts: "each growth of WASM memory triggers full GCs").
  */
 export function preGrowWasmMemory(bytes: number): void {
   if (bytes <= 0) return;
@@ -39,7 +39,7 @@ export function preGrowWasmMemory(bytes: number): void {
 }
 
 /**
- * Start-up = latest snapshot + journal replay (DESIGN.md "Durability is ours to build"). Stray temp
+ * Start-up = latest snapshot + journal replay (docs/design.md "Durability is ours to build"). Stray temp
  * and unreferenced snapshot files of an interrupted compaction are removed first. `readOnly` reads
  * beside a live store worker (the SPARQL replica): it removes and truncates nothing; a file that a
  * concurrent compaction removes makes it throw, and the caller starts over.

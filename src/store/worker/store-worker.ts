@@ -22,7 +22,7 @@ import { SlicedQueue } from "./sliced-queue";
 import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
 
 /*
- * The store worker (DESIGN.md "The store lives in a worker thread"): owns the Oxigraph datasets, the
+ * The store worker (docs/design.md "The store lives in a worker thread"): owns the Oxigraph datasets, the
  * journal and the snapshots. A commit is applied to Oxigraph (atomically, or refused with nothing
  * applied; a large one in steps of SLICE_MS, with no other request run in between), then its record is
  * appended to the journal (group commit), and it is acknowledged only after the record is on disk

@@ -31,7 +31,7 @@ export interface ApplyJob {
 }
 
 /**
- * The Oxigraph datasets of all tenants (DESIGN.md "Tenants", "Entities are named graphs"): one `Store`
+ * The Oxigraph datasets of all tenants (docs/design.md "Tenants", "Entities are named graphs"): one `Store`
  * per tenant, so no query of one tenant can see another's graphs, plus a quad count per named graph
  * (Oxigraph's `size` walks the whole store: 38 ms at 400k quads, so counts are kept here).
  *

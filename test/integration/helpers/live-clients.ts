@@ -47,7 +47,10 @@ export class WsProbe {
     for (;;) {
       const hit = this.messages.find(pred);
       if (hit) return hit;
-      if (Date.now() > deadline) throw new Error(`no matching message within ${ms} ms; got ${JSON.stringify(this.messages).slice(0, 800)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no matching message within ${ms} ms; got ${JSON.stringify(this.messages).slice(0, 800)}`,
+        );
       await this.wait(deadline - Date.now());
     }
   }
@@ -89,7 +92,13 @@ export async function gql(
   query: string,
   variables?: Record<string, unknown>,
   extensions?: Record<string, unknown>,
-): Promise<{ status: number; body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } }> {
+): Promise<{
+  status: number;
+  body: {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string; extensions?: Record<string, unknown> }[];
+  };
+}> {
   const r = await fetch(`${base}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
@@ -123,7 +132,13 @@ export function accidentDoc(
 }
 
 /** A TrafficFlowObserved of camera `cameraId` observed now. */
-export function flowDoc(cameraId: string, lat: number, lon: number, speed: number, intensity: number): Record<string, unknown> {
+export function flowDoc(
+  cameraId: string,
+  lat: number,
+  lon: number,
+  speed: number,
+  intensity: number,
+): Record<string, unknown> {
   const at = new Date().toISOString();
   return {
     id: `urn:ngsi-ld:TrafficFlowObserved:${cameraId}`,
@@ -160,7 +175,11 @@ export async function upsert(base: string, docs: Record<string, unknown>[]): Pro
   const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = http.request(
       `${base}/ngsi-ld/v1/entityOperations/upsert`,
-      { method: "POST", agent: false, headers: { "content-type": "application/ld+json", "content-length": Buffer.byteLength(body) } },
+      {
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/ld+json", "content-length": Buffer.byteLength(body) },
+      },
       (res) => {
         let t = "";
         res.on("data", (c: Buffer) => (t += c.toString()));

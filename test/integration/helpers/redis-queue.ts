@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Queue } from "bullmq";
 import IORedis from "ioredis";
 
-/** The Redis of the development and CI machines (DESIGN.md "Parts that are real"). */
+/** The Redis of the development and CI machines (docs/design.md "Parts that are real"). */
 export const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /** A queue name of its own for one test run, so helpers sharing the Redis never meet. */

@@ -2,7 +2,7 @@
  * Test-only: the RDF the store keeps for a traffic entity, built with jsonld.js.
  * - normative NGSI-LD RDF of the expanded entity, with every GeoProperty value as one rdf:JSON
  *   literal (as the store writes it);
- * - the shortcut triples of DESIGN.md: <entity> <expanded attribute IRI> <plain value> per value
+ * - the shortcut triples of docs/design.md: <entity> <expanded attribute IRI> <plain value> per value
  *   (DateTime -> xsd:dateTime, numbers xsd:integer / xsd:double, booleans, Relationship and
  *   ListRelationship objects as IRIs), geo:lat / geo:long for a Point `location`, geosparql:asWKT
  *   for every GeoProperty, and ngsi-ld:status written as traffic:status.

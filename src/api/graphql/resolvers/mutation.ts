@@ -15,10 +15,15 @@ export const mutationResolvers: Resolvers = {
     },
     submitCitizenReport: async (_r, a: { input: Record<string, unknown> }, ctx: GraphqlContext) => {
       if (!ctx.submitReport) {
-        throw new GraphQLError("submitCitizenReport is not available: this build has no citizen report service", {
-          extensions: { code: "NOT_IMPLEMENTED" },
-        });
+        throw new GraphQLError(
+          "submitCitizenReport is not available: this build has no citizen report service",
+          {
+            extensions: { code: "NOT_IMPLEMENTED" },
+          },
+        );
       }
+      if (!ctx.mayReport(ctx.principal))
+        throw new AppError("AccessDenied", "Submitting a report needs the report permission");
       const input = { ...a.input, category: String(a.input.category).toLowerCase() };
       return ctx.submitReport(input, ctx.principal);
     },

@@ -12,7 +12,8 @@ export const queryResolvers: Resolvers = {
   Query: {
     cameras: (_r, a: Args, ctx: GraphqlContext) => {
       const { limit, offset } = page(a);
-      const zoneId = typeof a.district === "string" ? ctx.domain.zones.resolve(a.district, "district").id : undefined;
+      const zoneId =
+        typeof a.district === "string" ? ctx.domain.zones.resolve(a.district, "district").id : undefined;
       const status = typeof a.status === "string" ? (a.status.toLowerCase() as CameraStatus) : undefined;
       const r = ctx.domain.cameras.list({ zoneId, status }, limit, offset);
       return connection(r.items, r.total, offset);
@@ -25,7 +26,8 @@ export const queryResolvers: Resolvers = {
           from: a.startDate as number | undefined,
           to: a.endDate as number | undefined,
           severity: typeof a.severity === "string" ? (a.severity.toLowerCase() as Severity) : undefined,
-          zoneId: typeof a.district === "string" ? ctx.domain.zones.resolve(a.district, "district").id : undefined,
+          zoneId:
+            typeof a.district === "string" ? ctx.domain.zones.resolve(a.district, "district").id : undefined,
         },
         limit,
         offset,
@@ -41,7 +43,10 @@ export const queryResolvers: Resolvers = {
       const w = ctx.domain.weather.current();
       return weatherNode(w.observedAt, weatherData(w));
     },
-    airQuality: (_r, _a, ctx: GraphqlContext) => ({ timestamp: Date.now(), stations: ctx.domain.airQuality.current() }),
+    airQuality: (_r, _a, ctx: GraphqlContext) => ({
+      timestamp: Date.now(),
+      stations: ctx.domain.airQuality.current(),
+    }),
   },
 };
 
@@ -55,9 +60,14 @@ function page(a: Args): { limit: number; offset: number } {
   const limit = a.limit === undefined || a.limit === null ? 50 : Number(a.limit);
   const offset = a.offset === undefined || a.offset === null ? 0 : Number(a.offset);
   if (limit < 1 || limit > MAX_PAGE) {
-    throw badRequest(`limit must be between 1 and ${MAX_PAGE}`, { parameter: "limit", value: limit, expected: `1..${MAX_PAGE}` });
+    throw badRequest(`limit must be between 1 and ${MAX_PAGE}`, {
+      parameter: "limit",
+      value: limit,
+      expected: `1..${MAX_PAGE}`,
+    });
   }
-  if (offset < 0) throw badRequest("offset must not be negative", { parameter: "offset", value: offset, expected: ">= 0" });
+  if (offset < 0)
+    throw badRequest("offset must not be negative", { parameter: "offset", value: offset, expected: ">= 0" });
   return { limit, offset };
 }
 

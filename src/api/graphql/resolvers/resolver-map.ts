@@ -4,7 +4,10 @@ import { isObjectType } from "graphql";
 /** Field resolvers per type name; a Subscription field gives `subscribe` and optionally `resolve`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyResolver = GraphQLFieldResolver<any, any, any>;
-export type Resolvers = Record<string, Record<string, AnyResolver | { subscribe: AnyResolver; resolve?: AnyResolver }>>;
+export type Resolvers = Record<
+  string,
+  Record<string, AnyResolver | { subscribe: AnyResolver; resolve?: AnyResolver }>
+>;
 
 /**
  * Puts the resolvers on the fields of a schema built from SDL (schema-first without a framework);

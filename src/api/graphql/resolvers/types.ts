@@ -55,7 +55,7 @@ export const typeResolvers: Resolvers = {
     status: (v: CameraView) => upper(v.status),
     lastUpdate: (v: CameraView) => v.lastUpdate,
     capabilities: (v: CameraView) => v.camera.capabilities,
-    statistics: (v: CameraView, _a, ctx: GraphqlContext) => ctx.statistics.load(v.camera.id),
+    statistics: (v: CameraView, _a, ctx: GraphqlContext) => ctx.statistics(v.camera.id),
     streamUrl: (v: CameraView) => v.camera.streamUrl ?? null,
     zoneId: (v: CameraView) => v.camera.zoneId ?? null,
   },

@@ -37,7 +37,7 @@ interface TenantGeo {
 }
 
 /**
- * The geo index (DESIGN.md "Indexes beside the store, derived from it"; ETSI GS CIM 009 v1.8 §4.10):
+ * The geo index (docs/design.md "Indexes beside the store, derived from it"; ETSI GS CIM 009 v1.8 §4.10):
  * per tenant and GeoProperty, the bounding box and the GeoJSON value of every entity's geometry in an
  * R-tree (rbush). Built from the graph at start (a {@link GraphScanConsumer}), kept current by the change feed
  * ({@link apply}); a cache that can always be rebuilt from the store. Geometries are read through

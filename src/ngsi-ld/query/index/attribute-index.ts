@@ -132,7 +132,7 @@ function isExact(i: AttributeInstance, values: unknown[]): boolean {
 export type GraphDecoder = (triples: string, id: string) => Entity;
 
 /**
- * The attribute-value index for `q`, `attrs`, type expressions and `scopeQ` (DESIGN.md "Indexes beside
+ * The attribute-value index for `q`, `attrs`, type expressions and `scopeQ` (docs/design.md "Indexes beside
  * the store, derived from it"): per tenant, the entities of each type, and per
  * attribute IRI the values of every entity, derived through the codec from the stored graphs. Rebuilt
  * from the graph at start and kept current by the change feed; a cache that the q evaluator checks.

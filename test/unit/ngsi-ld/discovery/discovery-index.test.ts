@@ -58,7 +58,7 @@ function summary(index: DiscoveryIndex, tenant: string): { types: Summary; attrs
   return { types: obj(index.types(tenant)), attrs: obj(index.attributes(tenant)) };
 }
 
-describe("DiscoveryIndex (ETSI GS CIM 009 v1.8 §5.7.5 to §5.7.10; DESIGN.md derived indexes)", () => {
+describe("DiscoveryIndex (ETSI GS CIM 009 v1.8 §5.7.5 to §5.7.10; docs/design.md derived indexes)", () => {
   let store: GraphStore;
   withTempStore((s) => (store = s));
 

@@ -148,5 +148,6 @@ describe("subscription validation (ETSI GS CIM 009 v1.8 §5.2.12, §5.8.1)", () 
       /timeInterval/,
     );
     expect(() => patchSubscription(s, {}, later)).to.throw(/changes no subscription member/);
+    expect(() => patchSubscription(s, { type: "Building", q: "speed>1" }, later)).to.throw(/type/);
   });
 });

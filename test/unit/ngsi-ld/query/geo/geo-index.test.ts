@@ -60,7 +60,7 @@ function event(tenant: string, writes: CommitEvent["writes"], seq: number): Comm
 
 const write = (e: NgsiEntity) => ({ graph: e.id, triples: entityToTriples(e, ctx) });
 
-describe("GeoIndex (ETSI GS CIM 009 v1.8 §4.10; DESIGN.md derived indexes)", () => {
+describe("GeoIndex (ETSI GS CIM 009 v1.8 §4.10; docs/design.md derived indexes)", () => {
   it("model-based: index candidates are a superset and index matches equal a naive scan, through creates, updates, deletes", () => {
     const rng = new Rng(42);
     const index = new GeoIndex();

@@ -1,0 +1,303 @@
+import type { Context, Next } from "koa";
+import { AppError, ERROR_KINDS, notFound, type ErrorKind } from "../../errors";
+import type { Distributor, Forwarding, SourceFailure } from "../../ngsi-ld/federation/distributor";
+import { mergeEntities, type ShownEntity } from "../../ngsi-ld/federation/merge-entities";
+import { modeOf, type Operation } from "../../ngsi-ld/federation/registration";
+import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
+import { viaNames } from "../../ngsi-ld/federation/via";
+import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
+import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
+import type { TypeExpr } from "../../ngsi-ld/query/type-expression";
+import { negotiate, sendNgsi } from "./negotiate";
+import type { NgsiState } from "./ngsi-state";
+import { filterFromParams } from "./query-input";
+import { intParam, param, setPageLinks } from "./query-params";
+
+const st = (ctx: Context) => ctx.state as NgsiState;
+const API = "/ngsi-ld/v1";
+
+/** Which entity operation a request is (§4.3.6.2 names), with its entity id and attribute. */
+interface Route {
+  op: Operation;
+  id?: string;
+  attr?: string;
+}
+
+const ENTITY = /^\/entities\/([^/]+)$/;
+const ATTRS = /^\/entities\/([^/]+)\/attrs\/?$/;
+const ATTR = /^\/entities\/([^/]+)\/attrs\/([^/]+)$/;
+
+function routeOf(method: string, path: string): Route | undefined {
+  if (!path.startsWith(API)) return undefined;
+  const p = path.slice(API.length);
+  const dec = (s: string) => decodeURIComponent(s);
+  if (p === "/entities" || p === "/entities/") {
+    return method === "GET" ? { op: "queryEntity" } : method === "POST" ? { op: "createEntity" } : undefined;
+  }
+  let m = ENTITY.exec(p);
+  if (m) {
+    const op = (
+      { GET: "retrieveEntity", DELETE: "deleteEntity", PUT: "replaceEntity", PATCH: "mergeEntity" } as const
+    )[method as "GET"];
+    return op ? { op, id: dec(m[1]) } : undefined;
+  }
+  m = ATTRS.exec(p);
+  if (m) {
+    const op = ({ POST: "appendAttrs", PATCH: "updateAttrs" } as const)[method as "POST"];
+    return op ? { op, id: dec(m[1]) } : undefined;
+  }
+  m = ATTR.exec(p);
+  if (m) {
+    const op = ({ PATCH: "updateAttrs", PUT: "replaceAttrs", DELETE: "deleteAttrs" } as const)[
+      method as "PATCH"
+    ];
+    return op ? { op, id: dec(m[1]), attr: dec(m[2]) } : undefined;
+  }
+  return undefined;
+}
+
+const typeExpr = (types: string[]): TypeExpr => ({
+  kind: "or",
+  items: types.map((leaf) => ({ kind: "leaf", leaf })),
+});
+
+/** Reports failed sources of a read in `NGSILD-Warning` headers (199, IETF RFC 7234 §5.5 style). */
+function warn(ctx: Context, failures: SourceFailure[]): void {
+  for (const f of failures) {
+    ctx.append("NGSILD-Warning", `199 ${f.endpoint} ${JSON.stringify(`${f.registrationId}: ${f.detail}`)}`);
+  }
+}
+
+function shownOf(body: unknown): ShownEntity[] {
+  const v = Buffer.isBuffer(body)
+    ? JSON.parse(body.toString("utf8"))
+    : typeof body === "string" && body
+      ? JSON.parse(body)
+      : body;
+  if (Array.isArray(v)) return v as ShownEntity[];
+  return v && typeof v === "object" ? [v as ShownEntity] : [];
+}
+
+/**
+ * Distributed operations at the HTTP face (ETSI GS CIM 009 v1.8 §4.3.6): a request whose `Via` names
+ * this broker is a loop (508, §6.3.18); entity retrievals and GET queries are sent to the matching
+ * registered sources while the local answer is made, and the answers are merged per registration
+ * mode; entity writes go to the sources whose registrations name the operation (exclusive and redirect
+ * registrations take their attributes away from the local write). Sources that fail or pass their
+ * timeout are reported: `NGSILD-Warning` headers on reads, 207 with the failed sources on writes.
+ * `local=true` keeps a request local.
+ */
+export function federationMiddleware(
+  dist: Distributor,
+  typesOf: (tenant: string, id: string) => string[] | undefined,
+) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const via = ctx.get("Via") || undefined;
+    if (viaNames(via, dist.brokerId)) {
+      throw new AppError("LoopDetected", "This request has already passed through this broker (Via)", {
+        via,
+      });
+    }
+    const route = routeOf(ctx.method, ctx.path);
+    if (!route || param(ctx, "local") === "true") return next();
+    const fwd: Forwarding = { via, link: ctx.get("Link") || undefined };
+    const s = st(ctx);
+    if (route.op === "queryEntity") return query(ctx, next, dist, fwd);
+    const body = s.body as Record<string, unknown> | undefined;
+    const id = route.id ?? (typeof body?.id === "string" ? body.id : undefined);
+    if (id === undefined || !isAbsoluteUri(id)) return next(); // the local answer is the 400
+    const types =
+      route.op === "createEntity" && body?.type !== undefined
+        ? (Array.isArray(body.type) ? body.type : [body.type]).map((t) => s.ldContext.expandTerm(String(t)))
+        : typesOf(s.tenant, id);
+    const filter: EntityFilter = { selectors: [{ ids: [id], types: types ? typeExpr(types) : undefined }] };
+    const names = route.attr ? [route.attr] : body ? Object.keys(body).filter((k) => !META.has(k)) : [];
+    if (route.op !== "retrieveEntity" && names.length) {
+      filter.attrs = { names, iris: names.map((n) => s.ldContext.expandTerm(n)) };
+    }
+    const crs = dist.matching(s.tenant, filter, route.op);
+    if (crs.length === 0) return next();
+    if (route.op === "retrieveEntity") return retrieve(ctx, next, dist, fwd, crs, id);
+    return write(ctx, next, dist, fwd, crs, route, id);
+  };
+}
+
+/** An entity id (a URI) as a path segment: kept as written but for the characters that end a segment. */
+const idInPath = (id: string) => id.replace(/[/?#%\s]/g, (c) => encodeURIComponent(c));
+
+const META = new Set(["id", "type", "@context", "scope"]);
+
+async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwarding): Promise<void> {
+  const s = st(ctx);
+  if (
+    ctx.accepts("application/json", "application/ld+json", "application/geo+json") === "application/geo+json"
+  ) {
+    return next();
+  }
+  const filter = filterFromParams(ctx, s.ldContext);
+  const crs = dist.matching(s.tenant, filter, "queryEntity");
+  if (crs.length === 0) return next();
+  const limit = intParam(ctx, "limit", 20, Number.MAX_SAFE_INTEGER);
+  const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
+  const count = param(ctx, "count") === "true";
+  // every answer from the first entity to the end of the page asked for, merged, then paged here
+  // with an offset, every answer from the first entity to the end of the page asked for, merged, then
+  // paged here; without one, the request as it came
+  const q = new URLSearchParams(ctx.querystring);
+  q.delete("count");
+  if (offset > 0) {
+    q.set("offset", "0");
+    q.set("limit", String(offset + limit));
+  }
+  const forwarded = offset > 0 || count ? q.toString() : ctx.querystring;
+  const remote = dist.read(crs, "/entities", forwarded, fwd, s.ldContext);
+  const original = ctx.querystring;
+  if (offset > 0) ctx.querystring = q.toString();
+  try {
+    await next();
+  } finally {
+    ctx.querystring = original;
+  }
+  const local = shownOf(ctx.body);
+  const { answers, failures } = await remote;
+  const merged = mergeEntities(local, answers);
+  const type = negotiate(ctx, ["application/json", "application/ld+json"]);
+  ctx.remove("Link");
+  ctx.remove("NGSILD-Results-Count");
+  sendNgsi(ctx, 200, merged.slice(offset, offset + limit), type);
+  if (count) ctx.set("NGSILD-Results-Count", String(merged.length));
+  setPageLinks(ctx, offset, limit, merged.length > offset + limit);
+  warn(ctx, failures);
+}
+
+async function retrieve(
+  ctx: Context,
+  next: Next,
+  dist: Distributor,
+  fwd: Forwarding,
+  crs: CompiledRegistration[],
+  id: string,
+): Promise<void> {
+  const s = st(ctx);
+  const q = new URLSearchParams(ctx.querystring);
+  const remote = dist.read(crs, `/entities/${idInPath(id)}`, q.toString(), fwd, s.ldContext);
+  let local: ShownEntity[] = [];
+  let missing: unknown;
+  try {
+    await next();
+    local = shownOf(ctx.body);
+  } catch (e) {
+    if (!(e instanceof AppError) || e.kind !== "ResourceNotFound") throw e;
+    missing = e;
+  }
+  const { answers, failures } = await remote;
+  const merged = mergeEntities(local, answers);
+  if (merged.length === 0) {
+    if (failures.length) warn(ctx, failures);
+    throw missing ?? notFound(`Entity ${id} not found`, { id });
+  }
+  const type = negotiate(ctx, ["application/json", "application/ld+json"]);
+  ctx.remove("Link");
+  const { "@context": _c, ...entity } = merged[0];
+  sendNgsi(ctx, 200, entity, type);
+  warn(ctx, failures);
+}
+
+async function write(
+  ctx: Context,
+  next: Next,
+  dist: Distributor,
+  fwd: Forwarding,
+  crs: CompiledRegistration[],
+  route: Route,
+  id: string,
+): Promise<void> {
+  const s = st(ctx);
+  const writers = crs.filter((cr) => modeOf(cr.record.reg) !== "auxiliary");
+  if (writers.length === 0) return next();
+  const body = s.body as Record<string, unknown> | undefined;
+  const taken = new Set<string>(); // attributes only the sources hold
+  let allTaken = false;
+  const sends = writers.map((cr) => {
+    const mode = modeOf(cr.record.reg);
+    const own = mode === "exclusive" || mode === "redirect";
+    const names = cr.infos.every((i) => i.names) ? cr.infos.flatMap((i) => [...i.names!]) : undefined;
+    let part = body;
+    if (body && names) {
+      const keep = (k: string) => META.has(k) || names.includes(s.ldContext.expandTerm(k));
+      part = Object.fromEntries(Object.entries(body).filter(([k]) => keep(k)));
+      if (own) for (const k of Object.keys(body)) if (!META.has(k) && keep(k)) taken.add(k);
+    } else if (own) allTaken = true;
+    if (own && route.attr && (!names || names.includes(s.ldContext.expandTerm(route.attr)))) allTaken = true;
+    return dist.write(
+      [cr],
+      {
+        method: ctx.method as "GET",
+        path: ctx.path.slice(API.length),
+        query: ctx.querystring,
+        body: part === undefined ? undefined : JSON.stringify(part),
+        contentType: s.bodyType,
+      },
+      fwd,
+    );
+  });
+  const localBody =
+    body && taken.size ? Object.fromEntries(Object.entries(body).filter(([k]) => !taken.has(k))) : body;
+  const noAttrsLeft = !!localBody && Object.keys(localBody).every((k) => META.has(k));
+  const localHasWork = !allTaken && !(noAttrsLeft && (route.op !== "createEntity" || taken.size > 0));
+  let localError: AppError | undefined;
+  if (localHasWork) {
+    s.body = localBody;
+    try {
+      await next();
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      localError = e;
+    }
+  }
+  const failures = (await Promise.all(sends)).flat();
+  // nothing was done anywhere: the one part's error as it is
+  if (localError && failures.length === 0) throw localError;
+  if (!localHasWork) {
+    if (failures.length === writers.length && failures[0].status !== undefined && writers.length === 1) {
+      throw new AppError(kindOfStatus(failures[0].status), failures[0].detail, {
+        registrationId: failures[0].registrationId,
+      });
+    }
+    ctx.status = route.op === "createEntity" ? 201 : 204;
+    if (route.op === "createEntity") ctx.set("Location", `${API}/entities/${id}`);
+  }
+  if (failures.length === 0 && !localError) return;
+  // §4.3.6: a part failed: 207 with what failed where (BatchOperationResult-like `errors`)
+  const errors: Record<string, unknown>[] = failures.map((f) => ({
+    entityId: id,
+    registrationId: f.registrationId,
+    error: {
+      type: "https://uri.etsi.org/ngsi-ld/errors/InternalError",
+      title: "Context source error",
+      detail: `${f.endpoint}: ${f.detail}`,
+      ...(f.problem ?? {}),
+      ...(f.status !== undefined ? { status: f.status } : { status: 504 }),
+    },
+  }));
+  if (localError) {
+    errors.push({
+      entityId: id,
+      error: {
+        type: `https://uri.etsi.org/ngsi-ld/errors/${ERROR_KINDS[localError.kind].problem}`,
+        title: ERROR_KINDS[localError.kind].title,
+        status: localError.status,
+        detail: localError.message,
+      },
+    });
+  }
+  const local = ctx.body && typeof ctx.body === "object" && !Buffer.isBuffer(ctx.body) ? ctx.body : {};
+  ctx.status = 207;
+  ctx.body = { ...local, errors };
+}
+
+/** The error kind that renders a source's HTTP status (for a write only a source took). */
+function kindOfStatus(status: number): ErrorKind {
+  const found = (Object.keys(ERROR_KINDS) as ErrorKind[]).find((k) => ERROR_KINDS[k].status === status);
+  return found ?? "InternalError";
+}

@@ -1,0 +1,58 @@
+import Router from "@koa/router";
+import { loadCursorKey } from "../../api/rest/cursor-key";
+import { CursorCodec } from "../../api/rest/cursor-codec";
+import { renderRestError } from "../../api/rest/rest-error";
+import { registerSpecRoutes, type RouteGate } from "../../api/rest/schema-route";
+import { REST_B_PREFIX } from "../../api/rest-b/deps";
+import { restBRoutes } from "../../api/rest-b/rest-b-routes";
+import type { Config } from "../../config/config";
+import type { CameraImageSource } from "../../domain/images";
+import { TRAFFIC_TENANT, type EntitySource, type TrafficDomain } from "../../domain/traffic";
+import { FlowIntervals } from "../../domain/traffic/flow-intervals";
+import { PeriodStats } from "../../domain/traffic/period-stats";
+import { NGSI_LD_LOCATION } from "../../rdf/vocab";
+import type { NgsiLdCore } from "../ngsi-ld";
+import type { Face } from "./face";
+
+/**
+ * REST variant B at `/api/v1` (traffic-service-interface.md §4, fields marked (B)), errors as
+ * `{error:{...}}`, on the same traffic domain and image source as variant A. Cursors are signed with
+ * the key kept in DATA_DIR.
+ */
+export function restBFace(
+  config: Config,
+  traffic: TrafficDomain,
+  images: CameraImageSource,
+  core: NgsiLdCore,
+  gate?: RouteGate,
+): Face {
+  const entities: EntitySource = {
+    idsOfType: () => [],
+    read: (tenant, ids, ctx) => core.views.read(tenant, ids, ctx),
+  };
+  const routes = restBRoutes({
+    d: traffic,
+    images,
+    codec: new CursorCodec(loadCursorKey(config.dataDir)),
+    flows: new FlowIntervals(traffic.projection, traffic.history),
+    stats: new PeriodStats(traffic.projection, traffic.history, traffic.rollup),
+    near: async (centre, metres) => {
+      await core.querySources.index.ready();
+      const ids = core.geo.matches(TRAFFIC_TENANT, {
+        georel: { name: "near", maxDistance: metres },
+        geometry: { type: "Point", coordinates: [centre.lon, centre.lat] },
+        geoproperty: "location",
+        geopropertyIri: NGSI_LD_LOCATION,
+      });
+      return new Set(ids);
+    },
+    entities,
+    now: Date.now,
+  });
+  const router = new Router({ prefix: REST_B_PREFIX });
+  registerSpecRoutes(router, routes, { gate, maxBodyBytes: config.maxBodyBytes });
+  return {
+    mount: { name: "rest-b", prefixes: [`${REST_B_PREFIX}/`], renderError: renderRestError },
+    routers: [router],
+  };
+}

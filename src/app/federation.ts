@@ -1,0 +1,31 @@
+import type { Config } from "../config/config";
+import type { Logger } from "../log/logger";
+import { openFederation, type Federation } from "../ngsi-ld/federation/federation";
+import type { ContextParts } from "./contexts";
+import type { Storage } from "./storage";
+import type { SubscriptionParts } from "./subscriptions";
+
+/**
+ * Context source registrations, their subscriptions and distributed operations (ETSI GS CIM 009 v1.8
+ * §4.3.6, §5.9 to §5.11): loaded from the graph; csource notifications go through the one notification
+ * queue, whose delivery results they share.
+ */
+export async function startFederation(
+  config: Config,
+  log: Logger,
+  { store }: Storage,
+  contexts: ContextParts,
+  subs: SubscriptionParts,
+): Promise<Federation> {
+  const federation = await openFederation({
+    store,
+    compile: contexts.compile,
+    timeoutMs: config.federationTimeoutMs,
+    brokerId: config.federationBrokerId,
+    statsFlushMs: config.notify.statusFlushMs,
+    log: (level, msg, fields) => log.log(level, msg, fields),
+  });
+  federation.attach(subs.queue);
+  subs.onDelivery((r) => federation.onResult(r));
+  return federation;
+}

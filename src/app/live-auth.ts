@@ -1,0 +1,44 @@
+import type { LiveAuth, SocketSession } from "../api/http/live-auth";
+import { OPEN_LIVE_AUTH } from "../api/http/live-auth";
+import { authenticateConnectionParams, authenticateUpgrade } from "../api/http/socket-auth";
+import type { AuthParts } from "../auth/open-auth";
+import { allows, checkPermission } from "../auth/permissions";
+import type { Principal } from "../auth/principal";
+
+/**
+ * The push faces' auth hook over src/auth: an upgrade or a graphql-ws connection needs `read`; the
+ * session ends when the access token's `exp` passes (the token was verified by the auth service before
+ * its payload is read here). With `auth` undefined (AUTH=off) everyone is let in.
+ */
+export function liveAuth(auth: AuthParts | undefined): LiveAuth {
+  if (!auth) return OPEN_LIVE_AUTH;
+  const authenticator = { authenticate: auth.service.authenticate.bind(auth.service) };
+  return {
+    upgrade: async (req) => {
+      const principal = await authenticateUpgrade(authenticator, req, "read");
+      const q = new URL(req.url ?? "/", "http://x").searchParams.get("token");
+      return session(principal, q ?? req.headers.authorization);
+    },
+    connection: async (params) => {
+      const principal = await authenticateConnectionParams(authenticator, params);
+      checkPermission(principal, "read");
+      return session(principal, params?.authorization ?? params?.Authorization);
+    },
+    mayWrite: (p) => allows(p, "write"),
+    mayReport: (p) => allows(p, "report"),
+  };
+}
+
+/** The session of a verified principal, ending at its JWT's `exp` when the credential is one. */
+function session(principal: Principal, credential: unknown): SocketSession {
+  if (typeof credential !== "string") return { principal };
+  const token = credential.replace(/^Bearer\s+/i, "");
+  const payload = token.split(".")[1];
+  if (!payload) return { principal };
+  try {
+    const exp = (JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { exp?: unknown }).exp;
+    return typeof exp === "number" ? { principal, expiresAt: exp * 1000 } : { principal };
+  } catch {
+    return { principal };
+  }
+}

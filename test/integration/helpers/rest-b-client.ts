@@ -1,0 +1,81 @@
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020";
+import { expect } from "chai";
+import { http } from "./test-app";
+
+type Op = { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Op>>;
+  components: { schemas: Record<string, unknown> };
+};
+
+/**
+ * A client of REST variant B that holds every response to the service's own OpenAPI 3.1 document
+ * (/api/v1/openapi.json, JSON Schema 2020-12): the operation must document the status, a JSON body
+ * must match its schema (closed objects: no field beyond the document's), a binary body its media type.
+ */
+export class RestBClient {
+  doc!: Doc;
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+  /** Every (operation, status) checked, for the coverage assertion. */
+  readonly checked = new Set<string>();
+
+  constructor(readonly base: string) {}
+
+  async init(): Promise<void> {
+    const r = await http(this.base, "GET", "/api/v1/openapi.json");
+    expect(r.status).to.equal(200);
+    this.doc = r.body as Doc;
+    expect(this.doc.openapi).to.equal("3.1.0");
+    this.ajv.addSchema(this.doc.components.schemas.Error as object, "#/components/schemas/Error");
+    this.ajv.addFormat("date-time", (s: string) => !Number.isNaN(Date.parse(s)) && /T/.test(s));
+  }
+
+  /** The document's path template that `path` (under /api/v1, without query) matches. */
+  template(path: string): string {
+    const p = path.replace(/^\/api\/v1/, "").split("?")[0];
+    const hit = Object.keys(this.doc.paths).find((t) =>
+      new RegExp(`^${t.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(p),
+    );
+    if (!hit) throw new Error(`no OpenAPI path for ${p}`);
+    return hit;
+  }
+
+  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const r = await http(this.base, method, path, body, headers);
+    this.validate(method.toLowerCase(), path, r.status, r.headers.get("content-type") ?? "", r.body);
+    return r;
+  }
+
+  get(path: string) {
+    return this.call("GET", path);
+  }
+
+  /** GET that must answer 200; returns the body. */
+  async ok<T>(path: string): Promise<T> {
+    const r = await this.get(path);
+    expect(r.status, `${path}: ${r.text.slice(0, 300)}`).to.equal(200);
+    return r.body as T;
+  }
+
+  private validate(method: string, path: string, status: number, type: string, body: unknown): void {
+    const t = this.template(path);
+    const op = this.doc.paths[t][method];
+    expect(op, `${method} ${t} in the OpenAPI document`).to.not.equal(undefined);
+    const resp = op.responses[String(status)];
+    expect(resp, `${method} ${t} documents status ${status}`).to.not.equal(undefined);
+    const key = `${method} ${t} ${status}`;
+    this.checked.add(key);
+    if (!type.includes("json")) {
+      expect(Object.keys(resp.content ?? {})).to.include(type.split(";")[0]);
+      return;
+    }
+    let v = this.compiled.get(key);
+    if (!v)
+      this.compiled.set(key, (v = this.ajv.compile(resp.content!["application/json"].schema as object)));
+    expect(v(body), `${key}: ${JSON.stringify(v.errors)}\n${JSON.stringify(body).slice(0, 500)}`).to.equal(
+      true,
+    );
+  }
+}

@@ -1,0 +1,31 @@
+import { expect } from "chai";
+import { accessOf, DEFAULT_PERMISSIONS } from "../../../../src/api/http/route-permissions";
+
+describe("api/http/route-permissions", () => {
+  const t = DEFAULT_PERMISSIONS;
+  it("leaves paths outside the faces open and reads GETs by default", () => {
+    expect(accessOf("GET", "/health", t)).to.equal("open");
+    expect(accessOf("GET", "/", t)).to.equal("open");
+    expect(accessOf("GET", "/ngsi-ld/v1/entities", t)).to.equal("read");
+    expect(accessOf("POST", "/ngsi-ld/v1/entities", t)).to.equal("write");
+    expect(accessOf("GET", "/ws", t)).to.equal("read");
+  });
+
+  it("says where a POST reads, where a viewer writes, and what only an admin does", () => {
+    expect(accessOf("POST", "/sparql", t)).to.equal("read");
+    expect(accessOf("POST", "/graphql", t)).to.equal("read");
+    expect(accessOf("POST", "/ngsi-ld/v1/entityOperations/query", t)).to.equal("read");
+    expect(accessOf("POST", "/v1/citizen-reports", t)).to.equal("report");
+    expect(accessOf("POST", "/api/v1/accidents", t)).to.equal("report");
+    expect(accessOf("PATCH", "/v1/accidents/a1", t)).to.equal("write");
+    expect(accessOf("DELETE", "/api/v1/alerts/subscriptions/s1", t)).to.equal("own-alerts");
+    expect(accessOf("GET", "/v1/admin/users", t)).to.equal("admin");
+    expect(accessOf("POST", "/v1/auth/login", t)).to.equal("open");
+    expect(accessOf("POST", "/api/v1/auth/logout", t)).to.equal("optional");
+  });
+
+  it("lets a face's own lines come first", () => {
+    const own = [{ method: "POST", path: /^\/v1\/cameras\/[^/]+\/ping$/, access: "read" as const }];
+    expect(accessOf("POST", "/v1/cameras/c1/ping", [...own, ...t])).to.equal("read");
+  });
+});
