@@ -10,6 +10,7 @@ import { openAuth } from "../auth/open-auth";
 import { routeAccessGate } from "../api/rest/route-access";
 import { authGates } from "./auth";
 import { openContexts } from "./contexts";
+import { dashboardFace } from "./faces/dashboard-face";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { reportsFaces } from "./faces/reports-faces";
@@ -83,6 +84,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     ...(auth ? [authFace(auth)] : []),
     wsFace(config, log, live, pushAuth),
     graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),
+    dashboardFace(config, auth !== undefined),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
   outbound.addOwnPort(Number(new URL(url).port));

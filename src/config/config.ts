@@ -150,6 +150,8 @@ export interface Config {
   temporalSealMaxDeferMs: number;
   /** Notification delivery; see {@link NotifyConfig}. */
   notify: NotifyConfig;
+  /** The operations dashboard served at `/`; see {@link DashboardConfig}. */
+  dashboard: DashboardConfig;
   /** Identity, tokens and rate limits; see {@link AuthConfig}. */
   auth: AuthConfig;
   /**
@@ -198,6 +200,19 @@ export interface LiveConfig {
   graphqlMaxDepth: number;
   /** Most GraphQL result nodes a query may ask for (lists count at their limit). Env `GRAPHQL_MAX_COST`, default 20,000. */
   graphqlMaxCost: number;
+}
+
+/** The operations dashboard (web/, served at `/`). */
+export interface DashboardConfig {
+  /**
+   * Tile URL template of the map's background (`https://tile.openstreetmap.org/{z}/{x}/{y}.png`). Env
+   * `MAP_TILES_URL`; unset = a plain background with the district polygons (works with no internet).
+   */
+  tilesUrl?: string;
+  /** Attribution shown for those tiles. Env `MAP_TILES_ATTRIBUTION`, default © OpenStreetMap contributors. */
+  tilesAttribution: string;
+  /** Folder of the built dashboard. Env `DASHBOARD_DIR`; unset = dist/web of this checkout. */
+  dir?: string;
 }
 
 /** How notifications are delivered. */
@@ -337,6 +352,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 0, 0, 3_600_000),
     temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
+    dashboard: {
+      tilesUrl: tilesUrlVar(env),
+      tilesAttribution: env.MAP_TILES_ATTRIBUTION?.trim() || "© OpenStreetMap contributors",
+      dir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR) : undefined,
+    },
     auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
     outbound: {
       allowLoopback: switchVar(env, "OUTBOUND_ALLOW_LOOPBACK", false),
@@ -388,6 +408,15 @@ function denyList(env: NodeJS.ProcessEnv, name: string): string[] {
       throw new ConfigError(`${name} must list IP addresses, CIDR ranges or host names, got "${item}"`);
   }
   return items;
+}
+
+/** `MAP_TILES_URL`: an http(s) Leaflet template naming {z}, {x} and {y}. */
+function tilesUrlVar(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = urlVar(env, "MAP_TILES_URL", ["http:", "https:"]);
+  if (raw && !["{z}", "{x}", "{y}"].every((p) => raw.includes(p))) {
+    throw new ConfigError(`MAP_TILES_URL must contain {z}, {x} and {y}, got "${raw}"`);
+  }
+  return raw;
 }
 
 function notifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {

@@ -51,4 +51,31 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ LOG_LEVEL: "loud" })).to.throw(ConfigError, /LOG_LEVEL/);
     expect(() => loadConfig({ SEED: "maybe" })).to.throw(ConfigError, /SEED must be on or off/);
   });
+
+  it("reads the dashboard's map tiles (MAP_TILES_URL) and refuses a template without {z}/{x}/{y}", () => {
+    expect(loadConfig({}).dashboard).to.deep.equal({
+      tilesUrl: undefined,
+      tilesAttribution: "© OpenStreetMap contributors",
+      dir: undefined,
+    });
+    const tiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
+    const c = loadConfig({
+      MAP_TILES_URL: tiles,
+      MAP_TILES_ATTRIBUTION: "© OSM",
+      DASHBOARD_DIR: "web-build",
+    });
+    expect(c.dashboard).to.deep.equal({
+      tilesUrl: tiles,
+      tilesAttribution: "© OSM",
+      dir: path.resolve("web-build"),
+    });
+    expect(() => loadConfig({ MAP_TILES_URL: "https://tiles.example/tile.png" })).to.throw(
+      ConfigError,
+      /MAP_TILES_URL must contain \{z\}, \{x\} and \{y\}/,
+    );
+    expect(() => loadConfig({ MAP_TILES_URL: "ftp://tiles/{z}/{x}/{y}" })).to.throw(
+      ConfigError,
+      /MAP_TILES_URL must use/,
+    );
+  });
 });

@@ -1,0 +1,15 @@
+import Router from "@koa/router";
+import { registerDashboardRoutes } from "../../api/dashboard/dashboard-routes";
+import type { Config } from "../../config/config";
+import type { Face } from "./face";
+
+/**
+ * The operations dashboard's files at `/`, `/dashboard` and `/assets/*` (web/, built into dist/web). The
+ * page is open (outside the auth gate's protected paths): it holds no data, and asks the other faces
+ * for it with the user's token. `authRequired` makes it show its login view first.
+ */
+export function dashboardFace(config: Config, authRequired: boolean): Face {
+  const router = new Router();
+  registerDashboardRoutes(router, { ...config.dashboard, authRequired });
+  return { routers: [router] };
+}

@@ -1,0 +1,2 @@
+/** Stylesheets imported for esbuild to bundle (web/build.mjs). */
+declare module "*.css";
