@@ -21,16 +21,16 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const log = createLogger(config.logLevel);
-  tuneHeap(config.heapGrowingPercent);
-  startMallocTrim(config.mallocTrimIntervalMs, log);
+  const log = createLogger(config.server.logLevel);
+  tuneHeap(config.tuning.heapGrowingPercent);
+  startMallocTrim(config.tuning.mallocTrimIntervalMs, log);
   const requests: { quiet?: () => boolean } = {}; // set once the server listens
   const reducing = startThreadHeapReduce(
-    config.heapReduceIntervalMs,
+    config.tuning.heapReduceIntervalMs,
     (f) => log.debug("heap reduce", f),
     () => requests.quiet?.() ?? false,
   );
-  if (typeof reducing === "string" && config.heapReduceIntervalMs > 0)
+  if (typeof reducing === "string" && config.tuning.heapReduceIntervalMs > 0)
     log.info("heap reduce unavailable: idle threads keep their grown heap", { reason: reducing });
   const app = await startApp(config, log);
   requests.quiet = watchRequests(app.server);

@@ -22,16 +22,16 @@ export interface ContextParts {
 /** Loads the hosted and cached contexts and compiles the core context. */
 export async function openContexts(config: Config, outbound: OutboundPolicy): Promise<ContextParts> {
   const loader = new ContextLoader({
-    dataDir: config.dataDir,
-    preloadDir: config.preloadContextsDir,
-    timeoutMs: config.contextFetchTimeoutMs,
+    dataDir: config.store.dataDir,
+    preloadDir: config.contexts.preloadContextsDir,
+    timeoutMs: config.contexts.contextFetchTimeoutMs,
     checkUrl: (u) => outbound.check(u),
-    maxCached: config.contextCacheMax,
+    maxCached: config.contexts.contextCacheMax,
   });
-  const registry = new ContextRegistry({ dataDir: config.dataDir, loader });
+  const registry = new ContextRegistry({ dataDir: config.store.dataDir, loader });
   const contexts = new ContextService({ loader, compile: compileContext, usage: registry });
   const responses = new ResponseCache();
-  const rendered = new RenderedEntityCache(config.queryCacheBytes);
+  const rendered = new RenderedEntityCache(config.tuning.queryCacheBytes);
   registry.onChange(() => {
     contexts.clear();
     responses.clear();

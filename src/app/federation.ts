@@ -20,8 +20,8 @@ export async function startFederation(
   const federation = await openFederation({
     store,
     compile: contexts.compile,
-    timeoutMs: config.federationTimeoutMs,
-    brokerId: config.federationBrokerId,
+    timeoutMs: config.federation.federationTimeoutMs,
+    brokerId: config.federation.federationBrokerId,
     statsFlushMs: config.notify.statusFlushMs,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });

@@ -49,7 +49,7 @@ export async function listen(config: Config, app: Koa): Promise<{ server: http.S
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(config.port, config.host, () => resolve());
+    server.listen(config.server.port, config.server.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   return { server, url: `http://127.0.0.1:${port}` };

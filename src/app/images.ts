@@ -9,11 +9,11 @@ import { RenderedFrameSource, SnapshotUrlSource, type CameraImageSource } from "
  */
 export function cameraImages(config: Config): CameraImageSource {
   const rendered = new RenderedFrameSource();
-  return config.cameraSnapshotUrl
+  return config.images.cameraSnapshotUrl
     ? new SnapshotUrlSource({
-        template: config.cameraSnapshotUrl,
-        dir: path.join(config.dataDir, "media", "cameras"),
-        maxBytes: config.cameraSnapshotCacheBytes,
+        template: config.images.cameraSnapshotUrl,
+        dir: path.join(config.store.dataDir, "media", "cameras"),
+        maxBytes: config.images.cameraSnapshotCacheBytes,
         fallback: rendered,
       })
     : rendered;

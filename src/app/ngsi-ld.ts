@@ -53,7 +53,7 @@ export async function buildNgsiLdCore(
   pipeline.derive("geo index", (e) => geo.apply(e));
   const discovery = new DiscoveryIndex(store, index);
   pipeline.derive("discovery index", (e) => discovery.apply(e));
-  const cache = new GraphCache(config.graphCacheBytes);
+  const cache = new GraphCache(config.tuning.graphCacheBytes);
   pipeline.derive("graph cache", (e) => cache.apply(e));
   pipeline.derive("response cache", (e) => contexts.responses.apply(e));
   pipeline.derive("rendered entity cache", (e) => contexts.rendered.apply(e));

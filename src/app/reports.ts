@@ -65,10 +65,10 @@ export async function startReports(
     core.querySources,
     await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]),
     "",
-    config.maxLimit,
+    config.query.maxLimit,
   );
   const places = new CityPlaces(graph, () => traffic.zones.list());
-  const media = new MediaStore(path.join(config.dataDir, "media"));
+  const media = new MediaStore(path.join(config.store.dataDir, "media"));
   const locks = new KeyedLock();
   const info = (msg: string, f?: object) => log.info(msg, f);
   const warn = (msg: string, f?: object) => log.warn(msg, f);
@@ -109,7 +109,7 @@ export async function startReports(
     rc.verifyDelayMs,
   );
 
-  const vapid = loadOrMakeVapidKeys(config.dataDir);
+  const vapid = loadOrMakeVapidKeys(config.store.dataDir);
   const list: ChannelSender[] = [new WebhookSender(), new PushSender(vapid, rc.vapidSubject)];
   if (rc.smtpUrl) list.push(new EmailSender(rc.smtpUrl, rc.emailFrom));
   if (rc.smsGatewayUrl) list.push(new SmsSender(rc.smsGatewayUrl));

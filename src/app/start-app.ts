@@ -53,7 +53,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const pipeline = new CommitPipeline();
   // where the broker's own requests may go; its own port is added once it listens
   const outbound = new OutboundPolicy(config.outbound);
-  if (config.port !== 0) outbound.addOwnPort(config.port);
+  if (config.server.port !== 0) outbound.addOwnPort(config.server.port);
   const contexts = await openContexts(config, outbound);
   const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
   pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
@@ -66,7 +66,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   );
   const live = await startLive(config, log, storage, core, traffic, pipeline);
   log.debug("commit pipeline", pipeline.describe());
-  if (config.seed)
+  if (config.demo.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
   const reports = await startReports(config, log, core, contexts, pipeline, traffic);
 
@@ -91,7 +91,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   routeUpgrades(server, faces);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
   const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;
-  const stopFeed = config.feed ? startFeed({ baseUrl: url, log, credential }) : () => undefined;
+  const stopFeed = config.demo.feed ? startFeed({ baseUrl: url, log, credential }) : () => undefined;
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -21,26 +21,26 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
   const logTo = (level: Parameters<Logger["log"]>[0], msg: string, fields?: object) =>
     log.log(level, msg, fields);
   const opening = openGraphStore({
-    dataDir: config.dataDir,
-    maxQuads: config.maxQuads,
-    journalCompactBytes: config.journalCompactBytes,
-    compactQuietMs: config.journalCompactQuietMs,
-    journalCompactMaxBytes: config.journalCompactMaxBytes,
-    reclaimDroppedQuads: config.storeReclaimQuads,
+    dataDir: config.store.dataDir,
+    maxQuads: config.store.maxQuads,
+    journalCompactBytes: config.store.journalCompactBytes,
+    compactQuietMs: config.tuning.journalCompactQuietMs,
+    journalCompactMaxBytes: config.store.journalCompactMaxBytes,
+    reclaimDroppedQuads: config.tuning.storeReclaimQuads,
     // history segments are read by SPARQL only, i.e. by the replica: journaled, never in the store's memory
     diskOnlyGraphPrefixes: [HISTORY_GRAPH_PREFIX],
-    heapReduceIntervalMs: config.heapReduceIntervalMs,
+    heapReduceIntervalMs: config.tuning.heapReduceIntervalMs,
     log: logTo,
   });
   let temporal: TemporalService;
   try {
     temporal = TemporalService.open({
-      dir: path.join(config.dataDir, "history"),
-      retentionMs: config.temporalRetentionMs,
-      compactBytes: Math.min(config.journalCompactBytes, 128 * 1024 * 1024),
-      sealEveryMs: config.temporalSealMs,
-      sealQuietMs: config.temporalSealQuietMs,
-      sealMaxDeferMs: config.temporalSealMaxDeferMs,
+      dir: path.join(config.store.dataDir, "history"),
+      retentionMs: config.temporal.temporalRetentionMs,
+      compactBytes: Math.min(config.store.journalCompactBytes, 128 * 1024 * 1024),
+      sealEveryMs: config.temporal.temporalSealMs,
+      sealQuietMs: config.tuning.temporalSealQuietMs,
+      sealMaxDeferMs: config.tuning.temporalSealMaxDeferMs,
       log: logTo,
     });
   } catch (e) {

@@ -45,7 +45,7 @@ export async function startSubscriptions(
     contexts.compile,
     (msg, fields) => log.warn(msg, fields),
     (uri) => outbound.refusalOf(uri),
-    new DeliveryLog(path.join(config.dataDir, "deliveries")),
+    new DeliveryLog(path.join(config.store.dataDir, "deliveries")),
   );
   await subscriptions.load();
   const notifier = new SubscriptionNotifier({
@@ -57,7 +57,7 @@ export async function startSubscriptions(
         await queryEntities(
           core.querySources,
           tenant,
-          { ...filter, limit: config.maxLimit, offset: 0, count: false },
+          { ...filter, limit: config.query.maxLimit, offset: 0, count: false },
           ctx,
         )
       ).entities,

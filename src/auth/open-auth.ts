@@ -36,14 +36,14 @@ export async function openAuth(
   cost?: ScryptCost,
 ): Promise<AuthParts> {
   const a = config.auth;
-  const keys = SigningKeys.open(config.dataDir, a.accessTokenTtlS * 1000, a.signingKeyMaxAgeS * 1000);
+  const keys = SigningKeys.open(config.store.dataDir, a.accessTokenTtlS * 1000, a.signingKeyMaxAgeS * 1000);
   const repo = new CredentialRepository(store);
   const stored = await repo.loadAll();
   const directory = new UserDirectory(repo, cost);
   directory.load(stored.user, stored["api-key"]);
   const families = new RefreshFamilies(repo, a.refreshTokenTtlS * 1000);
   await families.load(stored.refresh);
-  await bootstrapAdmin(directory, config.dataDir, a.adminPassword, log);
+  await bootstrapAdmin(directory, config.store.dataDir, a.adminPassword, log);
   const tokens = new AccessTokens(keys, a.accessTokenTtlS);
   const external =
     a.externalIssuer && a.externalJwksUrl

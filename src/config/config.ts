@@ -13,14 +13,48 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The service configuration, read from the environment once at start. */
 export interface Config {
+  /** The HTTP server every face shares. */
+  server: ServerConfig;
+  /** The graph store and its files. */
+  store: StoreConfig;
+  /** JSON-LD contexts: local mirrors and remote downloads. */
+  contexts: ContextsConfig;
+  /** NGSI-LD entity queries. */
+  query: QueryConfig;
+  /** The SPARQL endpoint and its replica. */
+  sparql: SparqlConfig;
+  /** The temporal history. */
+  temporal: TemporalConfig;
+  /** Registered context sources (distributed operations). */
+  federation: FederationConfig;
+  /** Camera frames. */
+  images: ImagesConfig;
+  /** The synthetic city: seed and live feed. */
+  demo: DemoConfig;
+  /** Advanced memory and throughput tuning: measured defaults (docs/decisions/), change with `npm run bench`. */
+  tuning: TuningConfig;
+  /** Redis connection URL; undefined = embedded (in-process) queues and counters. Env `REDIS_URL`. */
+  redisUrl?: string;
+  /** Notification delivery; see {@link NotifyConfig}. */
+  notify: NotifyConfig;
+  /** The operations dashboard served at `/`; see {@link DashboardConfig}. */
+  dashboard: DashboardConfig;
+  /** Identity, tokens and rate limits; see {@link AuthConfig}. */
+  auth: AuthConfig;
+  /** Citizen reports and alerts; see {@link ReportsConfig}. */
+  reports: ReportsConfig;
+  /** WebSocket and GraphQL push; see {@link LiveConfig}. */
+  live: LiveConfig;
+  /** Where the broker's own requests (remote @contexts, notifications) may go; see {@link OutboundConfig}. */
+  outbound: OutboundConfig;
+}
+
+/** The HTTP server every face shares. */
+export interface ServerConfig {
   /** TCP port of every face (NGSI-LD, SPARQL, REST, GraphQL, WS). Env `PORT`, default 1026. */
   port: number;
   /** Address to bind. Env `HOST`, default 0.0.0.0. */
   host: string;
-  /** Where the journal, snapshots and caches live. Env `DATA_DIR`, default ./data. */
-  dataDir: string;
-  /** Redis connection URL; undefined = embedded (in-process) queues and counters. Env `REDIS_URL`. */
-  redisUrl?: string;
   /** Env `LOG_LEVEL`: debug, info, warn, error. Default info. */
   logLevel: LogLevel;
   /** Largest accepted request body in bytes. Env `MAX_BODY_BYTES`, default 2 MiB. */
@@ -30,8 +64,114 @@ export interface Config {
    * closed. Env `BODY_READ_TIMEOUT` (`10s`, `500ms`), default 10 s.
    */
   bodyReadTimeoutMs: number;
+}
+
+/** The graph store and its files. */
+export interface StoreConfig {
+  /** Where the journal, snapshots and caches live. Env `DATA_DIR`, default ./data. */
+  dataDir: string;
   /** Quad ceiling of the store; writes past it fail with 507. Env `MAX_QUADS`, default 8,000,000. */
   maxQuads: number;
+  /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
+  journalCompactBytes: number;
+  /**
+   * Journal size past which a due compaction starts at once, burst or not (bounds the journal that a start
+   * replays). Env `JOURNAL_COMPACT_MAX_BYTES`, default 4x `JOURNAL_COMPACT_BYTES`.
+   */
+  journalCompactMaxBytes: number;
+}
+
+/** JSON-LD contexts: local mirrors and remote downloads. */
+export interface ContextsConfig {
+  /** Folder of extra URL -> file context mappings (index.json). Env `PRELOAD_CONTEXTS_DIR`. */
+  preloadContextsDir?: string;
+  /** Timeout for fetching a remote @context, ms. Env `CONTEXT_FETCH_TIMEOUT_MS`, default 3000. */
+  contextFetchTimeoutMs: number;
+  /** Remote @contexts kept in the disk and memory cache, least recently fetched out first. Env `CONTEXT_CACHE_MAX`, default 500. */
+  contextCacheMax: number;
+}
+
+/** NGSI-LD entity queries. */
+export interface QueryConfig {
+  /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
+  maxLimit: number;
+}
+
+/** The SPARQL endpoint and its replica. */
+export interface SparqlConfig {
+  /** A /sparql query running longer is stopped, ms. Env `SPARQL_TIMEOUT` (`10s`, `500ms`, `2m`), default 10 s. */
+  sparqlTimeoutMs: number;
+  /**
+   * When the SPARQL read replica loads: `lazy` on the first /sparql query (a service nobody queries with
+   * SPARQL never pays its memory), `eager` right after start-up (the first query does not wait). Env
+   * `SPARQL_REPLICA`, default lazy.
+   */
+  sparqlReplica: "lazy" | "eager";
+  /**
+   * SPARQL read replicas: a query goes to an idle one, so a short query is not held up by a long one. Each
+   * loads on its first query (a full copy of the graph in memory). Env `SPARQL_REPLICAS`, default 2.
+   */
+  sparqlReplicas: number;
+  /** Characters of a /sparql query text; a longer one is 400. Env `SPARQL_MAX_QUERY_LENGTH`, default 200,000. */
+  sparqlMaxQueryLength: number;
+  /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
+  sparqlMaxRows: number;
+}
+
+/** The temporal history. */
+export interface TemporalConfig {
+  /**
+   * How long temporal history is kept: instances older than this leave memory and disk. Env
+   * `TEMPORAL_RETENTION` (`30d`, `12h`; `0` or unset = keep everything).
+   */
+  temporalRetentionMs: number;
+  /**
+   * Most instances per attribute in one temporal answer; more gives 206 with `Content-Range` (ETSI GS CIM
+   * 009 v1.8 §6.3.10). Env `TEMPORAL_PAGE_INSTANCES`, default 10,000.
+   */
+  temporalPageInstances: number;
+  /**
+   * How often closed hours of the temporal history are sealed into the graph as segments (
+   * docs/architecture.md "Temporal history in the graph"). Env `TEMPORAL_SEAL_INTERVAL_MS`, default 10 s.
+   */
+  temporalSealMs: number;
+}
+
+/** Registered context sources (distributed operations). */
+export interface FederationConfig {
+  /**
+   * Timeout of a request to a registered context source whose registration sets no `management.timeout`,
+   * ms (distributed operations). Env `FEDERATION_TIMEOUT_MS`, default 3000.
+   */
+  federationTimeoutMs: number;
+  /**
+   * This broker's name in the `Via` header of requests it passes on to context sources (loop detection).
+   * Env `FEDERATION_BROKER_ID`, default `citygraph-<random>` (new at each start).
+   */
+  federationBrokerId?: string;
+}
+
+/** Camera frames. */
+export interface ImagesConfig {
+  /**
+   * URL template of camera snapshots for `latest-image` (`{id}` = camera id, `{image_url}` = the camera's
+   * imageURL); unset = frames rendered offline. Env `CAMERA_SNAPSHOT_URL`.
+   */
+  cameraSnapshotUrl?: string;
+  /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, 256 MiB. */
+  cameraSnapshotCacheBytes: number;
+}
+
+/** The synthetic city: seed and live feed. */
+export interface DemoConfig {
+  /** Load the HCMC dataset into an empty store at start. Env `SEED` (on/off), default on. */
+  seed: boolean;
+  /** Run the live observation feed. Env `FEED` (on/off), default on. */
+  feed: boolean;
+}
+
+/** Advanced memory and throughput tuning: measured defaults (docs/decisions/), change with `npm run bench`. */
+export interface TuningConfig {
   /**
    * Quads dropped by replacements before the store reloads itself to give their memory back (Oxigraph
    * keeps it otherwise); the reload also waits for the dropped quads to pass the live ones. Env
@@ -68,8 +208,6 @@ export interface Config {
    * (docs/decisions/0004-malloc-trim-and-heap-reduce.md).
    */
   heapReduceIntervalMs: number;
-  /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
-  journalCompactBytes: number;
   /**
    * A due compaction waits for a pause of this long in the commits (maintenance after a write
    * burst, not during it). Env `JOURNAL_COMPACT_QUIET_MS`, default 0 = compact at once: with 5 s, a graceful
@@ -78,67 +216,10 @@ export interface Config {
    */
   journalCompactQuietMs: number;
   /**
-   * Journal size past which a due compaction starts at once, burst or not (bounds the journal that a start
-   * replays). Env `JOURNAL_COMPACT_MAX_BYTES`, default 4x `JOURNAL_COMPACT_BYTES`.
-   */
-  journalCompactMaxBytes: number;
-  /** Folder of extra URL -> file context mappings (index.json). Env `PRELOAD_CONTEXTS_DIR`. */
-  preloadContextsDir?: string;
-  /** Timeout for fetching a remote @context, ms. Env `CONTEXT_FETCH_TIMEOUT_MS`, default 3000. */
-  contextFetchTimeoutMs: number;
-  /** Load the HCMC dataset into an empty store at start. Env `SEED` (on/off), default on. */
-  seed: boolean;
-  /**
-   * Timeout of a request to a registered context source whose registration sets no `management.timeout`,
-   * ms (distributed operations). Env `FEDERATION_TIMEOUT_MS`, default 3000.
-   */
-  federationTimeoutMs: number;
-  /**
-   * This broker's name in the `Via` header of requests it passes on to context sources (loop detection).
-   * Env `FEDERATION_BROKER_ID`, default `citygraph-<random>` (new at each start).
-   */
-  federationBrokerId?: string;
-  /** Run the live observation feed. Env `FEED` (on/off), default on. */
-  feed: boolean;
-  /** Largest page an entity query may return (`limit`). Env `MAX_LIMIT`, default 1000. */
-  maxLimit: number;
-  /**
    * Estimated bytes of entity JSON texts the query path keeps rendered (ETSI GS CIM 009 v1.8 §5.7.2 answers
    * list them; about 1 KB per 10-attribute entity). Env `QUERY_CACHE_BYTES`, default 128 MiB; 0 = none.
    */
   queryCacheBytes: number;
-  /** A /sparql query running longer is stopped, ms. Env `SPARQL_TIMEOUT` (`10s`, `500ms`, `2m`), default 10 s. */
-  sparqlTimeoutMs: number;
-  /**
-   * When the SPARQL read replica loads: `lazy` on the first /sparql query (a service nobody queries with
-   * SPARQL never pays its memory), `eager` right after start-up (the first query does not wait). Env
-   * `SPARQL_REPLICA`, default lazy.
-   */
-  sparqlReplica: "lazy" | "eager";
-  /**
-   * SPARQL read replicas: a query goes to an idle one, so a short query is not held up by a long one. Each
-   * loads on its first query (a full copy of the graph in memory). Env `SPARQL_REPLICAS`, default 2.
-   */
-  sparqlReplicas: number;
-  /** Characters of a /sparql query text; a longer one is 400. Env `SPARQL_MAX_QUERY_LENGTH`, default 200,000. */
-  sparqlMaxQueryLength: number;
-  /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
-  sparqlMaxRows: number;
-  /**
-   * How long temporal history is kept: instances older than this leave memory and disk. Env
-   * `TEMPORAL_RETENTION` (`30d`, `12h`; `0` or unset = keep everything).
-   */
-  temporalRetentionMs: number;
-  /**
-   * Most instances per attribute in one temporal answer; more gives 206 with `Content-Range` (ETSI GS CIM
-   * 009 v1.8 §6.3.10). Env `TEMPORAL_PAGE_INSTANCES`, default 10,000.
-   */
-  temporalPageInstances: number;
-  /**
-   * How often closed hours of the temporal history are sealed into the graph as segments (
-   * docs/architecture.md "Temporal history in the graph"). Env `TEMPORAL_SEAL_INTERVAL_MS`, default 10 s.
-   */
-  temporalSealMs: number;
   /**
    * Timed seals wait until the history saw no write for this long (sealing after a write burst
    * instead of during it). Env `TEMPORAL_SEAL_QUIET_MS`, default 0 = seal on time: the sealing runs on the
@@ -148,27 +229,6 @@ export interface Config {
   temporalSealQuietMs: number;
   /** Longest time a write burst puts timed seals off. Env `TEMPORAL_SEAL_MAX_DEFER_MS`, default 60 s. */
   temporalSealMaxDeferMs: number;
-  /** Notification delivery; see {@link NotifyConfig}. */
-  notify: NotifyConfig;
-  /** The operations dashboard served at `/`; see {@link DashboardConfig}. */
-  dashboard: DashboardConfig;
-  /** Identity, tokens and rate limits; see {@link AuthConfig}. */
-  auth: AuthConfig;
-  /**
-   * URL template of camera snapshots for `latest-image` (`{id}` = camera id, `{image_url}` = the camera's
-   * imageURL); unset = frames rendered offline. Env `CAMERA_SNAPSHOT_URL`.
-   */
-  cameraSnapshotUrl?: string;
-  /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, 256 MiB. */
-  cameraSnapshotCacheBytes: number;
-  /** Citizen reports and alerts; see {@link ReportsConfig}. */
-  reports: ReportsConfig;
-  /** WebSocket and GraphQL push; see {@link LiveConfig}. */
-  live: LiveConfig;
-  /** Where the broker's own requests (remote @contexts, notifications) may go; see {@link OutboundConfig}. */
-  outbound: OutboundConfig;
-  /** Remote @contexts kept in the disk and memory cache, least recently fetched out first. Env `CONTEXT_CACHE_MAX`, default 500. */
-  contextCacheMax: number;
 }
 
 /** The outbound policy (src/jobs/outbound-policy.ts). Link-local addresses and the broker itself are always denied. */
@@ -311,46 +371,71 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const compactBytes = intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3);
   return {
-    port: intVar(env, "PORT", 1026, 0, 65535),
-    host: env.HOST?.trim() || "0.0.0.0",
-    dataDir: path.resolve(env.DATA_DIR?.trim() || "./data"),
+    server: {
+      port: intVar(env, "PORT", 1026, 0, 65535),
+      host: env.HOST?.trim() || "0.0.0.0",
+      logLevel: level as LogLevel,
+      maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      bodyReadTimeoutMs: durationVar(env, "BODY_READ_TIMEOUT", 10_000, 100, 600_000),
+    },
+    store: {
+      dataDir: path.resolve(env.DATA_DIR?.trim() || "./data"),
+      maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
+      journalCompactBytes: compactBytes,
+      journalCompactMaxBytes: intVar(
+        env,
+        "JOURNAL_COMPACT_MAX_BYTES",
+        4 * compactBytes,
+        compactBytes,
+        256 * 1024 ** 3,
+      ),
+    },
+    contexts: {
+      preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim()
+        ? path.resolve(env.PRELOAD_CONTEXTS_DIR)
+        : undefined,
+      contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),
+      contextCacheMax: intVar(env, "CONTEXT_CACHE_MAX", 500, 1, 1_000_000),
+    },
+    query: {
+      maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
+    },
+    sparql: {
+      sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
+      sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
+      sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 2, 1, 16),
+      sparqlMaxQueryLength: intVar(env, "SPARQL_MAX_QUERY_LENGTH", 200_000, 100, 100_000_000),
+      sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
+    },
+    temporal: {
+      temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
+      temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
+      temporalSealMs: intVar(env, "TEMPORAL_SEAL_INTERVAL_MS", 10_000, 10, 3_600_000),
+    },
+    federation: {
+      federationTimeoutMs: intVar(env, "FEDERATION_TIMEOUT_MS", 3000, 10, 600_000),
+      federationBrokerId: env.FEDERATION_BROKER_ID?.trim() || undefined,
+    },
+    images: {
+      cameraSnapshotUrl: env.CAMERA_SNAPSHOT_URL?.trim() || undefined,
+      cameraSnapshotCacheBytes: intVar(env, "CAMERA_SNAPSHOT_CACHE_BYTES", 256 * 1024 * 1024, 0, 1024 ** 4),
+    },
+    demo: {
+      seed: switchVar(env, "SEED", true),
+      feed: switchVar(env, "FEED", true),
+    },
+    tuning: {
+      storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 500_000, 1000, 1_000_000_000),
+      graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
+      heapGrowingPercent: intVar(env, "HEAP_GROWING_PERCENT", 0, 0, 1000),
+      mallocTrimIntervalMs: intVar(env, "MALLOC_TRIM_INTERVAL_MS", 1000, 0, 3_600_000),
+      heapReduceIntervalMs: intVar(env, "HEAP_REDUCE_INTERVAL_MS", 250, 0, 3_600_000),
+      journalCompactQuietMs: intVar(env, "JOURNAL_COMPACT_QUIET_MS", 0, 0, 3_600_000),
+      queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
+      temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 0, 0, 3_600_000),
+      temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
+    },
     redisUrl: urlVar(env, "REDIS_URL", ["redis:", "rediss:"]),
-    logLevel: level as LogLevel,
-    maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    bodyReadTimeoutMs: durationVar(env, "BODY_READ_TIMEOUT", 10_000, 100, 600_000),
-    maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
-    storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 500_000, 1000, 1_000_000_000),
-    graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
-    heapGrowingPercent: intVar(env, "HEAP_GROWING_PERCENT", 0, 0, 1000),
-    mallocTrimIntervalMs: intVar(env, "MALLOC_TRIM_INTERVAL_MS", 1000, 0, 3_600_000),
-    heapReduceIntervalMs: intVar(env, "HEAP_REDUCE_INTERVAL_MS", 250, 0, 3_600_000),
-    journalCompactBytes: compactBytes,
-    journalCompactQuietMs: intVar(env, "JOURNAL_COMPACT_QUIET_MS", 0, 0, 3_600_000),
-    journalCompactMaxBytes: intVar(
-      env,
-      "JOURNAL_COMPACT_MAX_BYTES",
-      4 * compactBytes,
-      compactBytes,
-      256 * 1024 ** 3,
-    ),
-    preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim() ? path.resolve(env.PRELOAD_CONTEXTS_DIR) : undefined,
-    contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),
-    seed: switchVar(env, "SEED", true),
-    federationTimeoutMs: intVar(env, "FEDERATION_TIMEOUT_MS", 3000, 10, 600_000),
-    federationBrokerId: env.FEDERATION_BROKER_ID?.trim() || undefined,
-    feed: switchVar(env, "FEED", true),
-    maxLimit: intVar(env, "MAX_LIMIT", 1000, 1, 100_000),
-    queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
-    sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
-    sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
-    sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 2, 1, 16),
-    sparqlMaxQueryLength: intVar(env, "SPARQL_MAX_QUERY_LENGTH", 200_000, 100, 100_000_000),
-    sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
-    temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
-    temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
-    temporalSealMs: intVar(env, "TEMPORAL_SEAL_INTERVAL_MS", 10_000, 10, 3_600_000),
-    temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 0, 0, 3_600_000),
-    temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
     notify: notifyConfig(env),
     dashboard: {
       tilesUrl: tilesUrlVar(env),
@@ -362,9 +447,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowLoopback: switchVar(env, "OUTBOUND_ALLOW_LOOPBACK", false),
       deny: denyList(env, "OUTBOUND_DENY"),
     },
-    contextCacheMax: intVar(env, "CONTEXT_CACHE_MAX", 500, 1, 1_000_000),
-    cameraSnapshotUrl: env.CAMERA_SNAPSHOT_URL?.trim() || undefined,
-    cameraSnapshotCacheBytes: intVar(env, "CAMERA_SNAPSHOT_CACHE_BYTES", 256 * 1024 * 1024, 0, 1024 ** 4),
     reports: reportsConfig(env),
     live: liveConfig(env),
   };

@@ -32,7 +32,7 @@ export function graphqlFace(config: Config, deps: GraphqlDeps, auth: LiveAuth): 
     schema,
     rules,
     maxDepth: config.live.graphqlMaxDepth,
-    maxBodyBytes: config.maxBodyBytes,
+    maxBodyBytes: config.server.maxBodyBytes,
     persisted: new PersistedQueries(),
     context: (principal) => ({ ...graphqlContext(deps, principal) }),
   });

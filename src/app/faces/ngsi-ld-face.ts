@@ -29,20 +29,25 @@ export function ngsiLdFace(
   federation: Federation,
 ): Face {
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
-  ngsi.use(ngsiRequest(contexts.contexts, config.maxBodyBytes, config.bodyReadTimeoutMs));
+  ngsi.use(ngsiRequest(contexts.contexts, config.server.maxBodyBytes, config.server.bodyReadTimeoutMs));
   ngsi.use(federationMiddleware(federation.distributor, (t, id) => core.index.types(t, id)));
   registerEntityRoutes(ngsi, core.entities, core.attributes, contexts.responses, (t, id, name, ctx, ds) =>
     core.index.has(t, id) ? Promise.resolve(false) : temporal.recordHistoryOnlyDeletion(t, id, name, ctx, ds),
   );
   registerBatchRoutes(ngsi, core.batch, core.entities, contexts.contexts);
-  registerQueryRoutes(ngsi, core.querySources, contexts.rendered, config.maxLimit);
+  registerQueryRoutes(ngsi, core.querySources, contexts.rendered, config.query.maxLimit);
   registerJsonLdContextRoutes(ngsi, contexts.registry);
   registerDiscoveryRoutes(ngsi, core.discovery);
   registerTemporalRoutes(ngsi, temporal);
-  registerTemporalQueryRoutes(ngsi, temporal.index, config.temporalPageInstances, config.maxLimit);
-  registerSubscriptionRoutes(ngsi, subs.subscriptions, contexts.compile, config.maxLimit);
-  registerCsourceRegistrationRoutes(ngsi, federation.registrations, config.maxLimit);
+  registerTemporalQueryRoutes(
+    ngsi,
+    temporal.index,
+    config.temporal.temporalPageInstances,
+    config.query.maxLimit,
+  );
+  registerSubscriptionRoutes(ngsi, subs.subscriptions, contexts.compile, config.query.maxLimit);
+  registerCsourceRegistrationRoutes(ngsi, federation.registrations, config.query.maxLimit);
   const csubs = federation.csourceSubscriptions;
-  registerSubscriptionRoutes(ngsi, csubs, contexts.compile, config.maxLimit, "/csourceSubscriptions");
+  registerSubscriptionRoutes(ngsi, csubs, contexts.compile, config.query.maxLimit, "/csourceSubscriptions");
   return { mount: { name: "ngsi-ld", prefixes: ["/ngsi-ld/"], renderError: renderProblem }, routers: [ngsi] };
 }

@@ -18,12 +18,12 @@ import type { Face } from "./face";
 export function reportsFaces(config: Config, reports: ReportsParts): Face[] {
   const a = new Router({ prefix: "/v1" });
   registerCitizenReportRoutesA(a, reports);
-  registerReviewRoutes(a, reports, config.maxBodyBytes);
-  registerAlertRoutes(a, reports, config.maxBodyBytes);
+  registerReviewRoutes(a, reports, config.server.maxBodyBytes);
+  registerAlertRoutes(a, reports, config.server.maxBodyBytes);
   registerMediaRoutes(a, reports);
   const b = new Router({ prefix: "/api/v1" });
   registerCitizenReportRoutesB(b, reports);
-  registerAlertRoutes(b, reports, config.maxBodyBytes);
+  registerAlertRoutes(b, reports, config.server.maxBodyBytes);
   const o = new Router({ prefix: "/open311/v2" });
   registerOpen311Routes(o, reports);
   return [

@@ -18,7 +18,10 @@ export function restAFace(
   gate?: RouteGate,
 ): Face {
   const router = new Router({ prefix: REST_A_PREFIX });
-  registerSpecRoutes(router, restARoutes(traffic, images), { gate, maxBodyBytes: config.maxBodyBytes });
+  registerSpecRoutes(router, restARoutes(traffic, images), {
+    gate,
+    maxBodyBytes: config.server.maxBodyBytes,
+  });
   return {
     mount: { name: "rest-a", prefixes: [`${REST_A_PREFIX}/`], renderError: renderRestError },
     routers: [router],

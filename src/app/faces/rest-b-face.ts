@@ -33,7 +33,7 @@ export function restBFace(
   const routes = restBRoutes({
     d: traffic,
     images,
-    codec: new CursorCodec(loadCursorKey(config.dataDir)),
+    codec: new CursorCodec(loadCursorKey(config.store.dataDir)),
     flows: new FlowIntervals(traffic.projection, traffic.history),
     stats: new PeriodStats(traffic.projection, traffic.history, traffic.rollup),
     near: async (centre, metres) => {
@@ -50,7 +50,7 @@ export function restBFace(
     now: Date.now,
   });
   const router = new Router({ prefix: REST_B_PREFIX });
-  registerSpecRoutes(router, routes, { gate, maxBodyBytes: config.maxBodyBytes });
+  registerSpecRoutes(router, routes, { gate, maxBodyBytes: config.server.maxBodyBytes });
   return {
     mount: { name: "rest-b", prefixes: [`${REST_B_PREFIX}/`], renderError: renderRestError },
     routers: [router],

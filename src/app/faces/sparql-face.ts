@@ -15,21 +15,23 @@ import type { Face } from "./face";
 export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline): Face {
   const replica = (n: number) =>
     new SparqlReplica({
-      dataDir: config.dataDir,
+      dataDir: config.store.dataDir,
       store: pipeline.feed(n === 0 ? "SPARQL replica" : `SPARQL replica ${n + 1}`),
-      timeoutMs: config.sparqlTimeoutMs,
-      eager: config.sparqlReplica === "eager",
-      reclaimDroppedQuads: config.storeReclaimQuads,
-      heapReduceIntervalMs: config.heapReduceIntervalMs,
+      timeoutMs: config.sparql.sparqlTimeoutMs,
+      eager: config.sparql.sparqlReplica === "eager",
+      reclaimDroppedQuads: config.tuning.storeReclaimQuads,
+      heapReduceIntervalMs: config.tuning.heapReduceIntervalMs,
       log: (level, msg, fields) => log.log(level, msg, fields),
     });
-  const sparql = new SparqlReplicaPool(Array.from({ length: config.sparqlReplicas }, (_, n) => replica(n)));
+  const sparql = new SparqlReplicaPool(
+    Array.from({ length: config.sparql.sparqlReplicas }, (_, n) => replica(n)),
+  );
   const router = new Router();
   registerSparqlRoutes(router, sparql, {
-    maxBodyBytes: config.maxBodyBytes,
-    maxRows: config.sparqlMaxRows,
-    bodyTimeoutMs: config.bodyReadTimeoutMs,
-    maxQueryLength: config.sparqlMaxQueryLength,
+    maxBodyBytes: config.server.maxBodyBytes,
+    maxRows: config.sparql.sparqlMaxRows,
+    bodyTimeoutMs: config.server.bodyReadTimeoutMs,
+    maxQueryLength: config.sparql.sparqlMaxQueryLength,
   });
   return {
     mount: { name: "sparql", prefixes: ["/sparql"], renderError: renderProblem },

@@ -27,7 +27,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     OUTBOUND_ALLOW_LOOPBACK: "on",
     ...env,
   });
-  const app = await startApp(config, createLogger(config.logLevel));
+  const app = await startApp(config, createLogger(config.server.logLevel));
   return {
     ...app,
     dataDir: dir,

@@ -5,22 +5,22 @@ import { ConfigError, loadConfig } from "../../../src/config/config";
 describe("loadConfig", () => {
   it("gives the embedded defaults", () => {
     const c = loadConfig({});
-    expect(c.port).to.equal(1026);
-    expect(c.dataDir).to.equal(path.resolve("./data"));
+    expect(c.server.port).to.equal(1026);
+    expect(c.store.dataDir).to.equal(path.resolve("./data"));
     expect(c.redisUrl).to.equal(undefined);
-    expect(c.logLevel).to.equal("info");
-    expect(c.seed).to.equal(true);
-    expect(c.sparqlTimeoutMs).to.equal(10_000);
-    expect(c.sparqlMaxRows).to.equal(100_000);
-    expect(c.heapGrowingPercent).to.equal(0);
-    expect(loadConfig({ HEAP_GROWING_PERCENT: "30" }).heapGrowingPercent).to.equal(30);
+    expect(c.server.logLevel).to.equal("info");
+    expect(c.demo.seed).to.equal(true);
+    expect(c.sparql.sparqlTimeoutMs).to.equal(10_000);
+    expect(c.sparql.sparqlMaxRows).to.equal(100_000);
+    expect(c.tuning.heapGrowingPercent).to.equal(0);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: "30" }).tuning.heapGrowingPercent).to.equal(30);
   });
 
   it("reads durations with units (bare numbers are seconds)", () => {
-    expect(loadConfig({ SPARQL_TIMEOUT: "2.5s" }).sparqlTimeoutMs).to.equal(2500);
-    expect(loadConfig({ SPARQL_TIMEOUT: "500ms" }).sparqlTimeoutMs).to.equal(500);
-    expect(loadConfig({ SPARQL_TIMEOUT: "2m" }).sparqlTimeoutMs).to.equal(120_000);
-    expect(loadConfig({ SPARQL_TIMEOUT: "30" }).sparqlTimeoutMs).to.equal(30_000);
+    expect(loadConfig({ SPARQL_TIMEOUT: "2.5s" }).sparql.sparqlTimeoutMs).to.equal(2500);
+    expect(loadConfig({ SPARQL_TIMEOUT: "500ms" }).sparql.sparqlTimeoutMs).to.equal(500);
+    expect(loadConfig({ SPARQL_TIMEOUT: "2m" }).sparql.sparqlTimeoutMs).to.equal(120_000);
+    expect(loadConfig({ SPARQL_TIMEOUT: "30" }).sparql.sparqlTimeoutMs).to.equal(30_000);
     expect(() => loadConfig({ SPARQL_TIMEOUT: "soon" })).to.throw(
       ConfigError,
       /SPARQL_TIMEOUT must be a duration/,
@@ -38,10 +38,10 @@ describe("loadConfig", () => {
       LOG_LEVEL: "DEBUG",
       SEED: "off",
     });
-    expect(c.port).to.equal(8080);
+    expect(c.server.port).to.equal(8080);
     expect(c.redisUrl).to.equal("redis://127.0.0.1:6379");
-    expect(c.logLevel).to.equal("debug");
-    expect(c.seed).to.equal(false);
+    expect(c.server.logLevel).to.equal("debug");
+    expect(c.demo.seed).to.equal(false);
   });
 
   it("refuses bad values with a message naming the variable", () => {
