@@ -1,5 +1,5 @@
 import path from "node:path";
-import { reportLogs } from "./store/journal/journal-report";
+import { reportLogs } from "../store/journal/journal-report";
 
 /**
  * `citygraph repair [DATA_DIR]` (npm run repair -- DATA_DIR; default ./data or env DATA_DIR): tells what
