@@ -152,20 +152,24 @@ describe("WebSocket /ws: a reader that stops reading", function () {
   this.timeout(60_000);
   let app: TestApp;
   before(async () => {
-    app = await startTestApp({ WS_QUEUE_MESSAGES: "8" });
+    app = await startTestApp({
+      WS_QUEUE_MESSAGES: "8",
+      WS_MAX_SUBSCRIPTIONS: "200",
+      WS_MESSAGES_PER_SECOND: "1000",
+    });
   });
   after(async () => app.destroy());
 
   it("is closed with 4008 once the kernel's buffers and its bounded queue are full", async () => {
     const p = await WsProbe.open(`${app.url}/ws`);
-    for (let i = 0; i < 20; i++) p.send({ type: "subscribe", channels: ["accidents"] });
-    await p.next(() => p.matching((m) => m.type === "subscribed").length === 20);
+    for (let i = 0; i < 200; i++) p.send({ type: "subscribe", channels: ["accidents"] });
+    await p.next(() => p.matching((m) => m.type === "subscribed").length === 200);
     // the client stops reading: the socket buffers fill, then the 8-message queue, then it is cut off
     const raw = (p.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
     raw.pause();
-    // 20 subscriptions x 6,000 accidents x ~400 bytes: ~48 MB, past what loopback TCP buffers hold
+    // 200 subscriptions x 600 accidents x ~400 bytes: ~48 MB, past what loopback TCP buffers hold
     for (let b = 0; b < 6; b++) {
-      const docs = Array.from({ length: 1000 }, (_, k) =>
+      const docs = Array.from({ length: 100 }, (_, k) =>
         accidentDoc(`slow-${b}-${k}`, "minor", QUAN_12.lat, QUAN_12.lon),
       );
       await upsert(app.url, docs);
