@@ -1,6 +1,6 @@
 import type { CameraImageSource } from "../../domain/images";
 import type { TrafficDomain } from "../../domain/traffic";
-import { buildOpenApi } from "../rest/openapi";
+import { withOpenApiRoute } from "../rest/openapi";
 import type { RouteSpec } from "../rest/schema-route";
 import { accidentRoutes } from "./accident-routes";
 import { analyticsRoutes } from "./analytics-routes";
@@ -11,6 +11,14 @@ import { trafficRoutes } from "./traffic-routes";
 /** Where variant A is served (decisions.md "Addresses"). */
 export const REST_A_PREFIX = "/v1";
 
+/** The document's info: what variant A is. */
+const INFO = {
+  title: "citygraph traffic API, variant A",
+  version: "1.0.0",
+  description:
+    "Ho Chi Minh City traffic: cameras, accidents, traffic state and forecast, weather, air quality, analytics. Offset pagination (limit, offset; total). Errors: {error:{code,message,details}}. Unknown query parameters are ignored.",
+};
+
 /** Every operation of variant A this face serves, and its OpenAPI document at /openapi.json. */
 export function restARoutes(d: TrafficDomain, images: CameraImageSource): RouteSpec[] {
   const specs = [
@@ -20,30 +28,5 @@ export function restARoutes(d: TrafficDomain, images: CameraImageSource): RouteS
     ...environmentRoutes(d),
     ...analyticsRoutes(d),
   ];
-  let doc: Record<string, unknown> | undefined;
-  specs.push({
-    method: "get",
-    path: "/openapi.json",
-    operationId: "getOpenApi",
-    summary: "This OpenAPI 3.1 document",
-    tag: "meta",
-    access: "public",
-    response: { type: "object" },
-    handler: () => (doc ??= restAOpenApi(specs)),
-  });
-  return specs;
-}
-
-/** The OpenAPI 3.1 document of variant A. */
-export function restAOpenApi(specs: readonly RouteSpec[]): Record<string, unknown> {
-  return buildOpenApi(
-    {
-      title: "citygraph traffic API, variant A",
-      version: "1.0.0",
-      description:
-        "Ho Chi Minh City traffic: cameras, accidents, traffic state and forecast, weather, air quality, analytics. Offset pagination (limit, offset; total). Errors: {error:{code,message,details}}. Unknown query parameters are ignored.",
-    },
-    REST_A_PREFIX,
-    specs,
-  );
+  return withOpenApiRoute(specs, INFO, REST_A_PREFIX);
 }

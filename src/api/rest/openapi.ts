@@ -92,3 +92,26 @@ export function buildOpenApi(
     security: [{ bearer: [] }, { apiKey: [] }],
   };
 }
+
+/**
+ * `specs` with `GET /openapi.json` added: the face's OpenAPI 3.1 document, built once from every route
+ * (itself included) on the first request.
+ */
+export function withOpenApiRoute(
+  specs: RouteSpec[],
+  info: { title: string; version: string; description: string },
+  serverUrl: string,
+): RouteSpec[] {
+  let doc: Record<string, unknown> | undefined;
+  specs.push({
+    method: "get",
+    path: "/openapi.json",
+    operationId: "getOpenApi",
+    summary: "This OpenAPI 3.1 document",
+    tag: "meta",
+    access: "public",
+    response: { type: "object" },
+    handler: () => (doc ??= buildOpenApi(info, serverUrl, specs)),
+  });
+  return specs;
+}
