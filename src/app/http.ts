@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import Koa, { type Middleware } from "koa";
 import { accessLog } from "../api/http/access-log";
 import { errorMiddleware } from "../api/http/error-middleware";
-import { faceSelector, renderers, type FaceMount } from "../api/http/faces";
+import { faceSelector, onlyUnder, renderers, type FaceMount } from "../api/http/faces";
 import { requestId } from "../api/http/request-id";
 import type { Config } from "../config/config";
 import { AppError } from "../errors";
@@ -25,15 +25,19 @@ export function buildHttpApp(log: Logger, faces: readonly Face[], gates: readonl
   app.use(faceSelector(mounts));
   app.use(errorMiddleware(log, renderers(mounts)));
   for (const g of gates) app.use(g);
-  for (const r of faces.flatMap((f) => f.routers)) {
-    app.use(r.routes());
-    app.use(
-      r.allowedMethods({
-        throw: true,
-        methodNotAllowed: () => new AppError("MethodNotAllowed", "Method not allowed on this resource"),
-        notImplemented: () => new AppError("OperationNotSupported", "Method not implemented"),
-      }),
+  for (const f of faces) {
+    const routes = chain(
+      // a router's middleware expects the router's context members, which its own routes() adds
+      f.routers.flatMap((r): Middleware[] => [
+        r.routes() as Middleware,
+        r.allowedMethods({
+          throw: true,
+          methodNotAllowed: () => new AppError("MethodNotAllowed", "Method not allowed on this resource"),
+          notImplemented: () => new AppError("OperationNotSupported", "Method not implemented"),
+        }) as Middleware,
+      ]),
     );
+    app.use(f.mount ? onlyUnder(f.mount.prefixes, routes) : routes);
   }
   app.use(async () => {
     throw new AppError("ResourceNotFound", "No such resource");
@@ -41,6 +45,15 @@ export function buildHttpApp(log: Logger, faces: readonly Face[], gates: readonl
   // errors past the error middleware (a response stream failing mid-way) go to the log
   app.on("error", (err: unknown) => log.warn("response error", { error: String(err) }));
   return app;
+}
+
+/** The middlewares in order, as one (what app.use of each would do). */
+function chain(mws: readonly Middleware[]): Middleware {
+  return (ctx, next) => {
+    const run = (i: number): Promise<unknown> =>
+      i === mws.length ? next() : Promise.resolve(mws[i](ctx, () => run(i + 1)));
+    return run(0);
+  };
 }
 
 /** Listens on the configured address; resolves with the server and its base URL. */

@@ -82,7 +82,7 @@ export async function buildNgsiLdCore(
     discovery,
     repo,
     views,
-    querySources: { index: attrIndex, geo, views },
+    querySources: { index: attrIndex, entityTypes: index, geo, views },
     entities: new EntityService(repo),
     attributes: new AttributeService(repo),
     batch: new BatchService(repo),

@@ -166,7 +166,7 @@ describe("query engine, model-based: indexed answers = a naive scan (docs/design
     for (let i = 0; i < rounds; i++) {
       const f = randomFilter(r);
       const want = (await naive(f)).sort();
-      const src = { index: idx, geo, views };
+      const src = { index: idx, entityTypes: ids, geo, views };
       const all = await queryEntities(src, TENANT, { ...f, limit: 1000, offset: 0, count: true }, ctx);
       const got = all.entities.map((e) => e.id);
       expect(
@@ -237,5 +237,23 @@ describe("query engine, model-based: indexed answers = a naive scan (docs/design
     const fresh = new EntityIndex();
     await fresh.rebuild(store);
     expect(fresh.size(TENANT)).to.equal(ids.size(TENANT));
+  });
+
+  it("lists by type from the id/type index while the attribute index is still filling", async () => {
+    const filling = new AttributeIndex((t, id) => codec.fromTriples(t, id, core), core);
+    void filling.fillingBy(new Promise(() => undefined));
+    expect(filling.isFilled()).to.equal(false);
+    const src = { index: filling, entityTypes: ids, geo, views };
+    for (const type of ["A", "B", "C"]) {
+      const f: EntityFilter = { selectors: [{ types: { kind: "leaf", leaf: ctx.expandTerm(type) } }] };
+      const want = (await naive(f)).sort();
+      expect(want).to.not.be.empty;
+      const all = await queryEntities(src, TENANT, { ...f, limit: 1000, offset: 0, count: true }, ctx);
+      expect(all.entities.map((e) => e.id).sort()).to.deep.equal(want);
+      expect(all.total).to.equal(want.length);
+      const page = await queryEntities(src, TENANT, { ...f, limit: 5, offset: 2, count: false }, ctx);
+      expect(page.entities).to.have.length(5);
+      expect(page.hasMore).to.equal(want.length > 7);
+    }
   });
 });

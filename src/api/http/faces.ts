@@ -21,16 +21,29 @@ export const renderProblem: ErrorRenderer = (ctx, err, requestId) => {
   ctx.set("Content-Type", "application/json");
 };
 
+/** True when `path` falls under `prefix` (or equals it without its trailing "/"). */
+function under(path: string, prefix: string): boolean {
+  return path.startsWith(prefix) || (prefix.endsWith("/") && path === prefix.slice(0, -1)) || path === prefix;
+}
+
 /** Marks each request with the face whose prefix it falls under (the longest prefix wins). */
 export function faceSelector(faces: readonly FaceMount[]): Middleware {
   const byPrefix = faces
-    .flatMap((f) => f.prefixes.map((p) => ({ p, bare: p.replace(/\/$/, ""), name: f.name })))
+    .flatMap((f) => f.prefixes.map((p) => ({ p, name: f.name })))
     .sort((a, b) => b.p.length - a.p.length);
   return async (ctx: Context, next: Next) => {
-    const hit = byPrefix.find((x) => ctx.path.startsWith(x.p) || ctx.path === x.bare);
+    const hit = byPrefix.find((x) => under(ctx.path, x.p));
     if (hit) requestOf(ctx).face = hit.name;
     await next();
   };
+}
+
+/**
+ * Runs `inner` (a face's routes) only for paths under the face's prefixes: a request then passes
+ * through the route tables of its own face, not through every face's.
+ */
+export function onlyUnder(prefixes: readonly string[], inner: Middleware): Middleware {
+  return (ctx: Context, next: Next) => (prefixes.some((p) => under(ctx.path, p)) ? inner(ctx, next) : next());
 }
 
 /** The renderer of each face by name, ProblemDetails for the rest. */

@@ -40,6 +40,8 @@ export interface QueryPageIds {
 /** What a query reads: the derived indexes and the decoded entities (docs/design.md "Indexes beside the store"). */
 export interface QuerySources {
   index: AttributeIndex;
+  /** Every entity with its expanded types (the id/type index, complete from the start). */
+  entityTypes: { entries(tenant: string): Iterable<[string, string[]]> };
   geo: GeoIndex;
   views: EntityViewCache;
 }
@@ -73,10 +75,17 @@ export async function queryPageIds(
   query: EntityQuery,
   ctx: CompiledContext,
 ): Promise<QueryPageIds> {
-  await src.index.ready();
-  const t = src.index.tenant(tenant);
   const end = query.offset + query.limit;
   const only = typeOnly(query);
+  // a list by type needs only the id/type index: it answers while the attribute index still fills
+  if (only !== undefined && !src.index.isFilled()) {
+    const members = [...src.entityTypes.entries(tenant)]
+      .filter(([, ts]) => ts.includes(only))
+      .map(([id]) => id);
+    return page(members, query, members.length, new Map());
+  }
+  await src.index.ready();
+  const t = src.index.tenant(tenant);
   if (only !== undefined) {
     const members = t.types.get(only);
     return page(members ? [...take(members, end)] : [], query, members?.size ?? 0, new Map());

@@ -30,11 +30,19 @@ export interface RequestOptions {
  * Every failure becomes an ApiError whose message says what went wrong in words.
  */
 export async function request(path: string, options: RequestOptions = {}): Promise<Response> {
+  // a call left over from an ended session (a timer of a view already gone) is not sent
+  if (!session.loggedIn()) throw new ApiError(STATUS_WORDS[401], 401);
+  let used = session.token();
   let res = await send(path, options);
-  if (res.status === 401 && session.canRefresh()) {
-    if (await session.refresh()) res = await send(path, options);
+  // a 401 answers the token the call carried: it ends the session only if that token is still the
+  // session's (not after a log out, nor after another user logged in meanwhile)
+  if (res.status === 401 && session.token() === used && session.canRefresh()) {
+    if (await session.refresh()) {
+      used = session.token();
+      res = await send(path, options);
+    }
   }
-  if (res.status === 401) session.expired();
+  if (res.status === 401 && session.token() === used) session.expired();
   if (!res.ok) throw await errorOf(res);
   return res;
 }

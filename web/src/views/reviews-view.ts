@@ -47,7 +47,10 @@ export class ReviewsView {
       try {
         await decide(r.id, decision, note.value.trim());
         result.textContent = decision === "confirm" ? "Confirmed." : "Rejected.";
-        setTimeout(() => void this.refresh(), 1500);
+        // the page may have moved on (log out) by then
+        setTimeout(() => {
+          if (this.el.isConnected) void this.refresh();
+        }, 1500);
       } catch (e) {
         result.textContent = `Not saved. ${(e as Error).message}`;
         for (const b of buttons) b.disabled = false;

@@ -140,6 +140,7 @@ export type GraphDecoder = (triples: string, id: string) => Entity;
 export class AttributeIndex implements GraphScanConsumer {
   private readonly tenants = new Map<string, TenantAttributeIndex>();
   private building: Promise<void> = Promise.resolve();
+  private filled = true;
 
   /**
    * @param decode the codec's triples -> entity, compacted with `ctx`
@@ -171,8 +172,16 @@ export class AttributeIndex implements GraphScanConsumer {
    * caller together with other indexes): {@link ready} waits for it. Returns a promise of its end.
    */
   fillingBy(scan: Promise<unknown>): Promise<void> {
-    this.building = scan.then(() => undefined);
+    this.filled = false;
+    this.building = scan.then(() => {
+      this.filled = true;
+    });
     return this.building;
+  }
+
+  /** True once the index answers for the whole graph (false while a rebuild runs). */
+  isFilled(): boolean {
+    return this.filled;
   }
 
   /** Resolves once the index answers for the whole graph (immediately unless a rebuild runs). */
