@@ -2,7 +2,8 @@ import type { Context } from "koa";
 import { badRequest } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { isObject } from "../../ngsi-ld/model/normalize-attribute";
-import { buildFilter, SelectorInput } from "../../ngsi-ld/query/build-filter";
+import { entitySelectors } from "../../ngsi-ld/model/entity-selectors";
+import { buildFilter } from "../../ngsi-ld/query/build-filter";
 import type { GeoQueryParams } from "../../ngsi-ld/query/geo";
 import { refuseUnsupported } from "../../ngsi-ld/query/entity-query";
 import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
@@ -61,18 +62,6 @@ const strings = (v: unknown, name: string): string[] | undefined => {
   return v as string[];
 };
 
-function selectorOf(raw: unknown): SelectorInput {
-  if (!isObject(raw)) throw badRequest("Each member of entities must be an EntitySelector object");
-  const type = str(raw.type, "entities[].type");
-  if (type === undefined) throw badRequest("An EntitySelector needs a type", { member: "type" });
-  const id = str(raw.id, "entities[].id");
-  return {
-    type,
-    ids: id !== undefined ? [id] : undefined,
-    idPattern: str(raw.idPattern, "entities[].idPattern"),
-  };
-}
-
 /** Members of a Query body that shape the answer rather than select entities. */
 export interface QueryBodyExtras {
   lang?: string;
@@ -94,10 +83,7 @@ export function entityQueryFromBody(
   if (body.geoQ !== undefined && !isObject(body.geoQ))
     throw badRequest("geoQ must be an object", { member: "geoQ" });
   if (body.csf !== undefined) refuseUnsupported("csf");
-  const entities = body.entities;
-  if (entities !== undefined && (!Array.isArray(entities) || entities.length === 0)) {
-    throw badRequest("entities must be a non-empty array of EntitySelectors", { member: "entities" });
-  }
+  const entities = entitySelectors(body.entities);
   const attrs = strings(body.attrs, "attrs");
   const q = str(body.q, "q");
   if (!entities && !attrs && q === undefined && body.geoQ === undefined) {
@@ -105,7 +91,11 @@ export function entityQueryFromBody(
   }
   const filter = buildFilter(
     {
-      selectors: entities?.map(selectorOf),
+      selectors: entities?.map((e) => ({
+        type: e.type,
+        ids: e.id ? [e.id] : undefined,
+        idPattern: e.idPattern,
+      })),
       attrs,
       q,
       scopeQ: str(body.scopeQ, "scopeQ"),

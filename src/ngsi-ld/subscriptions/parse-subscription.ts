@@ -1,6 +1,7 @@
 import { badRequest } from "../../errors";
 import { isObject } from "../model/normalize-attribute";
 import { isDateTime } from "../model/datetime";
+import { entitySelectors } from "../model/entity-selectors";
 import { isAbsoluteUri, isValidName } from "../model/uri";
 import {
   NOTIFICATION_FORMATS,
@@ -9,7 +10,6 @@ import {
   type KeyValuePair,
   type NotificationParams,
   type Subscription,
-  type SubscriptionEntity,
   type SubscriptionGeoQ,
 } from "./subscription";
 
@@ -154,27 +154,6 @@ function projectionList(raw: Obj, m: string): string[] | undefined {
   return list as string[];
 }
 
-function entities(raw: unknown): SubscriptionEntity[] | undefined {
-  if (raw === undefined) return undefined;
-  if (!Array.isArray(raw) || raw.length === 0) {
-    throw fail("entities", "entities must be a non-empty array of EntitySelectors");
-  }
-  return raw.map((e) => {
-    if (!isObject(e)) throw fail("entities", "Each member of entities must be an object");
-    const type = str(e, "type", "entities[].type");
-    if (type === undefined) throw fail("entities[].type", "An EntitySelector needs a type");
-    const out: SubscriptionEntity = { type };
-    const id = e.id;
-    if (id !== undefined) {
-      if (!isAbsoluteUri(id)) throw fail("entities[].id", `entities[].id ${JSON.stringify(id)} is not a URI`);
-      out.id = id;
-    }
-    const idPattern = str(e, "idPattern", "entities[].idPattern");
-    if (idPattern !== undefined) out.idPattern = idPattern;
-    return out;
-  });
-}
-
 function geoQ(raw: unknown): SubscriptionGeoQ | undefined {
   if (raw === undefined) return undefined;
   if (!isObject(raw)) throw fail("geoQ", "geoQ must be an object");
@@ -257,7 +236,7 @@ export function parseSubscription(body: unknown, id: string, now: string, create
   set("datasetId", datasetIds(body.datasetId));
   set("subscriptionName", str(body, "subscriptionName"));
   set("description", str(body, "description"));
-  set("entities", entities(body.entities));
+  set("entities", entitySelectors(body.entities));
   set("watchedAttributes", names(body, "watchedAttributes"));
   set("notificationTrigger", triggers(body.notificationTrigger));
   set("timeInterval", atLeast(positive(body, "timeInterval"), MIN_TIME_INTERVAL_S, "timeInterval"));
