@@ -74,7 +74,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const images = cameraImages(config);
   const pushAuth = liveAuth(auth);
   const faces = [
-    rootFace(storage, subs),
+    rootFace(storage, subs, federation),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs, federation),
     restAFace(config, traffic, images, routeAccessGate),

@@ -1,23 +1,30 @@
 import type Router from "@koa/router";
-import { allows } from "../../auth/permissions";
 import type { NotificationQueue } from "../../jobs/notification-job";
-import { requestOf } from "./request-context";
+import { ownerScope } from "./ownership";
 import { tenantOf } from "./tenant";
 
 /**
  * GET /notifications/queue: the counts of the notification queue
  * (waiting, active, delayed, dead) and the newest dead jobs, i.e. notifications that ran out of attempts,
  * with their last error. `?limit=` (default 20, at most 1000) bounds the list. An admin sees the whole
- * queue; anyone else sees the dead jobs of the tenant of `NGSILD-Tenant` only, and no counts.
+ * queue; anyone else sees, without the counts, the dead jobs of the tenant of `NGSILD-Tenant` whose
+ * subscription it owns (`ownerOf`: the owner of a live subscription, undefined for none or a removed one).
  */
-export function registerNotificationRoutes(router: Router, queue: NotificationQueue): void {
+export function registerNotificationRoutes(
+  router: Router,
+  queue: NotificationQueue,
+  ownerOf: (tenant: string, subscriptionId: string) => string | undefined,
+): void {
   router.get("/notifications/queue", async (ctx) => {
     const raw = Number(ctx.query.limit ?? 20);
     const limit = Number.isInteger(raw) && raw >= 0 ? Math.min(raw, 1000) : 20;
-    const p = requestOf(ctx).principal;
-    const all = p !== undefined && allows(p, "admin");
+    const scope = ownerScope(ctx);
+    const all = scope === undefined;
     const tenant = tenantOf(ctx);
-    const dead = (await queue.dead(all ? limit : 1000)).filter((d) => all || d.job.tenant === tenant);
+    const own = (t: string, id: string) => t === tenant && ownerOf(t, id) === scope;
+    const dead = (await queue.dead(all ? limit : 1000)).filter(
+      (d) => all || own(d.job.tenant, d.job.subscriptionId),
+    );
     ctx.body = {
       durable: queue.durable,
       ...(all ? { counts: await queue.counts() } : {}),

@@ -50,7 +50,8 @@ export const DEFAULT_PERMISSIONS: readonly RoutePermission[] = [
   rule("POST", /^\/ngsi-ld\/v1\/entityOperations\/query$/, "read"),
   rule("DELETE", /^\/ngsi-ld\/v1\/entities$/, "admin"), // purge by type, id or q
   // subscriptions hold their receivers' endpoints and secrets (receiverInfo): operators and admins only
-  rule("GET", /^\/ngsi-ld\/v1\/subscriptions(\/|$)/, "write"),
+  // (and each sees its own: subscription-routes.ts)
+  rule("GET", /^\/ngsi-ld\/v1\/(subscriptions|csourceSubscriptions)(\/|$)/, "write"),
   rule("POST", new RegExp(`^${BASES}/citizen-reports$`), "report"),
   rule("POST", /^\/v1\/accidents\/report$/, "report"),
   rule("POST", /^\/api\/v1\/accidents$/, "report"),

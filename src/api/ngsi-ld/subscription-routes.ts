@@ -1,3 +1,4 @@
+import { ownerScope, ownerToRecord } from "../http/ownership";
 import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
@@ -31,6 +32,8 @@ function bodyOf(ctx: Context): unknown {
  * Location), GET /subscriptions (limit, offset, count, Link rel=next/prev), GET, PATCH (204) and DELETE
  * (204) /subscriptions/{subscriptionId}. With `base` "/csourceSubscriptions" the same routes serve
  * context source registration subscriptions (§6.12, §6.13), which have the same data type (§5.2.12).
+ * A subscription belongs to the principal that created it: admins see and change every one, anyone else
+ * only their own, and another's id answers 404 as an unknown one would.
  */
 export function registerSubscriptionRoutes(
   router: Router,
@@ -59,7 +62,7 @@ export function registerSubscriptionRoutes(
 
   router.post(base, async (ctx) => {
     const s = st(ctx);
-    const id = await subs.create(s.tenant, bodyOf(ctx), s.contextValue, s.ldContext);
+    const id = await subs.create(s.tenant, bodyOf(ctx), s.contextValue, s.ldContext, ownerToRecord(ctx));
     ctx.status = 201;
     ctx.body = "";
     ctx.set("Location", `/ngsi-ld/v1${base}/${pathSegment(id)}`);
@@ -71,7 +74,7 @@ export function registerSubscriptionRoutes(
     const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
     const count = param(ctx, "count") === "true";
     if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
-    const all = subs.list(st(ctx).tenant);
+    const all = subs.list(st(ctx).tenant, ownerScope(ctx));
     if (count) ctx.set("NGSILD-Results-Count", String(all.length));
     const link = (o: number, rel: string) =>
       `</ngsi-ld/v1${base}?limit=${limit}&offset=${o}>;rel="${rel}";type="application/ld+json"`;
@@ -85,17 +88,17 @@ export function registerSubscriptionRoutes(
 
   router.get(`${base}/:subscriptionId`, async (ctx) => {
     const type = negotiate(ctx, ["application/json", "application/ld+json"]);
-    sendNgsi(ctx, 200, await view(ctx, subs.get(st(ctx).tenant, pathId(ctx))), type);
+    sendNgsi(ctx, 200, await view(ctx, subs.get(st(ctx).tenant, pathId(ctx), ownerScope(ctx))), type);
   });
 
   router.patch(`${base}/:subscriptionId`, async (ctx) => {
     const s = st(ctx);
-    await subs.update(s.tenant, pathId(ctx), bodyOf(ctx), s.contextValue, s.ldContext);
+    await subs.update(s.tenant, pathId(ctx), bodyOf(ctx), s.contextValue, s.ldContext, ownerScope(ctx));
     ctx.status = 204;
   });
 
   router.delete(`${base}/:subscriptionId`, async (ctx) => {
-    await subs.delete(st(ctx).tenant, pathId(ctx));
+    await subs.delete(st(ctx).tenant, pathId(ctx), ownerScope(ctx));
     ctx.status = 204;
   });
 }

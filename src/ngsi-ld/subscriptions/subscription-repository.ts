@@ -40,7 +40,7 @@ export const CSOURCE_SUBSCRIPTIONS: SubscriptionGraphs = {
   internal: "csourceSubscriptions",
 };
 
-/** What is kept per subscription: the record without its tenant (the dataset says that). */
+/** What is kept per subscription: the record without its tenant (the dataset says that); `owner` absent in older records. */
 type StoredState = Omit<SubscriptionRecord, "tenant">;
 
 /** The stored state, checked for the members every reader relies on. */
@@ -54,7 +54,8 @@ function storedState(v: unknown): StoredState {
     typeof s.sub.id !== "string" ||
     typeof s.sub.createdAt !== "string" ||
     typeof s.stats !== "object" ||
-    s.stats === null
+    s.stats === null ||
+    (s.owner !== undefined && typeof s.owner !== "string")
   ) {
     throw new Error("not a subscription record");
   }
@@ -81,7 +82,7 @@ export class SubscriptionRepository {
   async save(tenant: string, records: SubscriptionRecord[]): Promise<void> {
     if (records.length === 0) return;
     const writes: GraphWrite[] = records.map((r) => {
-      const state: StoredState = { sub: r.sub, context: r.context, stats: r.stats };
+      const state: StoredState = { sub: r.sub, context: r.context, stats: r.stats, owner: r.owner };
       const g = this.graphOf(r.sub.id);
       return {
         graph: g,

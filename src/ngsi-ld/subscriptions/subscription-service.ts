@@ -7,7 +7,7 @@ import { checkIdLength } from "../model/limits";
 import { badRequest } from "../../errors";
 import { compileSubscription, type CompiledSubscription } from "./compile-subscription";
 import { parseSubscription, patchSubscription } from "./parse-subscription";
-import type { SubscriptionRecord } from "./subscription";
+import { inScope, type OwnerScope, type SubscriptionRecord } from "./subscription";
 import { countDelivery, type DeliveryLine, type DeliveryLog } from "./delivery-log";
 import type { SubscriptionIndex } from "./subscription-index";
 import type { SubscriptionRepository } from "./subscription-repository";
@@ -21,7 +21,9 @@ export type SubscriptionListener = (tenant: string, id: string, cs: CompiledSubs
 /**
  * Subscription management (ETSI GS CIM 009 v1.8 §5.8.1 create, §5.8.2 update, §5.8.3 retrieve, §5.8.4
  * query, §5.8.5 delete): validates, stores in the graph (durable before the answer), and keeps the
- * in-memory index the matcher reads. Nothing is stored when validation fails.
+ * in-memory index the matcher reads. Nothing is stored when validation fails. Each subscription keeps the
+ * principal that created it; reads and changes take an {@link OwnerScope}, and a subscription outside it
+ * answers 404 like an unknown one, so its existence does not show.
  */
 export class SubscriptionService {
   private readonly reserved = new Set<string>();
@@ -85,8 +87,17 @@ export class SubscriptionService {
     this.listeners.push(l);
   }
 
-  /** §5.8.1: creates a subscription; returns its id. 409 AlreadyExists for a taken id. */
-  async create(tenant: string, body: unknown, context: unknown, ctx: CompiledContext): Promise<string> {
+  /**
+   * §5.8.1: creates a subscription owned by `owner` (none: no one's); returns its id. 409 AlreadyExists
+   * for a taken id, whoever owns it (ids are unique in a tenant).
+   */
+  async create(
+    tenant: string,
+    body: unknown,
+    context: unknown,
+    ctx: CompiledContext,
+    owner?: string,
+  ): Promise<string> {
     const given = (body as { id?: unknown } | null)?.id;
     if (given !== undefined && !isAbsoluteUri(given)) {
       throw badRequest(`Subscription id ${JSON.stringify(given)} is not a URI`, { member: "id" });
@@ -102,6 +113,7 @@ export class SubscriptionService {
       sub: parseSubscription(body, id, nowIso()),
       context,
       stats: { timesSent: 0, timesFailed: 0 },
+      owner,
     };
     this.checkEndpoint(record);
     const cs = await this.compiled(record, ctx);
@@ -115,16 +127,19 @@ export class SubscriptionService {
     return id;
   }
 
-  /** §5.8.3: one subscription; 404 if unknown in this tenant. */
-  get(tenant: string, id: string): SubscriptionRecord {
+  /** §5.8.3: one subscription; 404 if unknown in this tenant or outside `scope`. */
+  get(tenant: string, id: string, scope?: OwnerScope): SubscriptionRecord {
     const cs = this.index.get(tenant, id);
-    if (!cs) throw notFound(`Subscription ${id} does not exist`, { id });
+    if (!cs || !inScope(cs.record, scope)) throw notFound(`Subscription ${id} does not exist`, { id });
     return cs.record;
   }
 
-  /** §5.8.4: the subscriptions of a tenant, oldest first. */
-  list(tenant: string): SubscriptionRecord[] {
-    return this.index.list(tenant).map((cs) => cs.record);
+  /** §5.8.4: the subscriptions of a tenant in `scope`, oldest first. */
+  list(tenant: string, scope?: OwnerScope): SubscriptionRecord[] {
+    return this.index
+      .list(tenant)
+      .map((cs) => cs.record)
+      .filter((r) => inScope(r, scope));
   }
 
   /**
@@ -137,8 +152,9 @@ export class SubscriptionService {
     fragment: unknown,
     context: unknown,
     ctx: CompiledContext,
+    scope?: OwnerScope,
   ): Promise<void> {
-    const current = this.get(tenant, id);
+    const current = this.get(tenant, id, scope);
     const sub = patchSubscription(current.sub, fragment, nowIso());
     const useNew = context !== undefined;
     const record: SubscriptionRecord = {
@@ -146,6 +162,7 @@ export class SubscriptionService {
       sub,
       context: useNew ? context : current.context,
       stats: current.stats,
+      owner: current.owner,
     };
     this.checkEndpoint(record);
     const cs = await this.compiled(record, useNew ? ctx : await this.compile(current.context));
@@ -155,9 +172,9 @@ export class SubscriptionService {
     this.put(cs);
   }
 
-  /** §5.8.5: deletes a subscription; 404 if unknown. */
-  async delete(tenant: string, id: string): Promise<void> {
-    const current = this.get(tenant, id);
+  /** §5.8.5: deletes a subscription; 404 if unknown or outside `scope`. */
+  async delete(tenant: string, id: string, scope?: OwnerScope): Promise<void> {
+    const current = this.get(tenant, id, scope);
     await this.repo.remove(tenant, id);
     this.dirty.delete(current);
     this.index.remove(tenant, id);

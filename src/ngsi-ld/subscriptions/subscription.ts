@@ -102,13 +102,29 @@ export interface NotificationStats {
   logGen?: number;
 }
 
-/** One stored subscription: the data, the @context its names are in, its tenant and delivery status. */
+/** One stored subscription: the data, the @context its names are in, its tenant, owner and delivery status. */
 export interface SubscriptionRecord {
   tenant: string;
   sub: Subscription;
   /** The @context value of the request (a URL, an array, an object) or undefined for the core context. */
   context: unknown;
   stats: NotificationStats;
+  /**
+   * The principal (user or API key id) that created it; internal, never shown in the NGSI-LD
+   * representation. Absent: no one's (made with authentication off, or before owners were kept).
+   */
+  owner?: string;
+}
+
+/**
+ * Whose subscriptions a caller may see and change: `undefined` = every one (admins, authentication off),
+ * else only those whose `owner` is this id (so an owner-less subscription is an admin's business only).
+ */
+export type OwnerScope = string | undefined;
+
+/** True when `record` is visible in `scope`. */
+export function inScope(record: SubscriptionRecord, scope: OwnerScope): boolean {
+  return scope === undefined || record.owner === scope;
 }
 
 /** §5.2.12 `status`: expired past expiresAt, paused when not active, else active. */

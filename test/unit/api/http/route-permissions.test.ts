@@ -23,6 +23,8 @@ describe("api/http/route-permissions", () => {
     expect(accessOf("DELETE", "/ngsi-ld/v1/entities", t)).to.equal("admin");
     expect(accessOf("DELETE", "/ngsi-ld/v1/entities/urn:x", t)).to.equal("write");
     expect(accessOf("GET", "/ngsi-ld/v1/subscriptions/urn:s", t)).to.equal("write");
+    expect(accessOf("GET", "/ngsi-ld/v1/csourceSubscriptions", t)).to.equal("write");
+    expect(accessOf("GET", "/ngsi-ld/v1/csourceRegistrations", t)).to.equal("read");
     expect(accessOf("POST", "/v1/auth/login", t)).to.equal("open");
     expect(accessOf("POST", "/api/v1/auth/logout", t)).to.equal("optional");
   });
