@@ -1,3 +1,5 @@
+import nodeHttp from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { http, startTestApp, type TestApp } from "./helpers/test-app";
 
@@ -116,6 +118,34 @@ describe("distributed batch operations and purge (ETSI GS CIM 009 v1.8 §4.3.6.2
     for (const at of [a, b]) {
       const left = await http(at.url, "GET", `${ENTITIES}?type=Vehicle&local=true`);
       expect(left.body).to.deep.equal([]);
+    }
+  });
+
+  it("a write the one redirect source answers with 207 is a 207 naming it, never a 5xx", async () => {
+    const source = nodeHttp.createServer((req, res) => {
+      req.resume();
+      res.writeHead(207, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ updated: ["speed"], notUpdated: [{ attributeName: "x", reason: "no" }] }));
+    });
+    await new Promise<void>((done) => source.listen(0, "127.0.0.1", done));
+    try {
+      const port = (source.address() as AddressInfo).port;
+      await http(a.url, "POST", REGS, {
+        id: reg,
+        type: "ContextSourceRegistration",
+        information: [{ entities: [{ type: "Vehicle" }] }],
+        mode: "redirect",
+        operations: ["updateAttrs"],
+        endpoint: `http://127.0.0.1:${port}`,
+      });
+      const res = await http(a.url, "PATCH", `${ENTITIES}/urn:ngsi-ld:Vehicle:s1/attrs`, {
+        speed: { type: "Property", value: 3 },
+      });
+      expect(res.status).to.equal(207);
+      const errors = (res.body as { errors: { registrationId: string; error: { status: number } }[] }).errors;
+      expect(errors.map((e) => [e.registrationId, e.error.status])).to.deep.equal([[reg, 207]]);
+    } finally {
+      source.close();
     }
   });
 });

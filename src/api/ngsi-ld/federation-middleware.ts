@@ -251,8 +251,10 @@ async function write(
   // nothing was done anywhere: the one part's error as it is
   if (localError && failures.length === 0) throw localError;
   if (!localHasWork) {
-    if (failures.length === writers.length && failures[0].status !== undefined && writers.length === 1) {
-      throw new AppError(errorKindOfStatus(failures[0].status), failures[0].detail, {
+    // the one source refused it: its error as it is (a 207 of the source goes on as a 207)
+    const status = failures[0]?.status;
+    if (failures.length === writers.length && writers.length === 1 && status !== undefined && status >= 400) {
+      throw new AppError(errorKindOfStatus(status), failures[0].detail, {
         registrationId: failures[0].registrationId,
       });
     }
