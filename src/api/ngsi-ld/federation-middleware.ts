@@ -1,14 +1,16 @@
 import type { Context, Next } from "koa";
-import { AppError, ERROR_KINDS, notFound, type ErrorKind } from "../../errors";
+import { AppError, notFound } from "../../errors";
 import type { Distributor, Forwarding, SourceFailure } from "../../ngsi-ld/federation/distributor";
 import { mergeEntities, type ShownEntity } from "../../ngsi-ld/federation/merge-entities";
-import { modeOf, type Operation } from "../../ngsi-ld/federation/registration";
+import type { Operation } from "../../ngsi-ld/federation/registration";
+import { attributeNamesOf, splitWrite, writeFilter, writersOf } from "../../ngsi-ld/federation/split-write";
 import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
 import { viaNames } from "../../ngsi-ld/federation/via";
 import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
-import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
-import type { TypeExpr } from "../../ngsi-ld/query/type-expression";
+import type { CompiledContext } from "../../rdf/compiled-context";
+import { BATCH_OPERATIONS, federatedBatch, federatedPurge } from "./federation-batch";
 import { negotiate, sendNgsi } from "./negotiate";
+import { errorKindOfStatus, localProblemOf, sourceErrorOf } from "./source-errors";
 import type { NgsiState } from "./ngsi-state";
 import { filterFromParams } from "./query-input";
 import { intParam, param, setPageLinks } from "./query-params";
@@ -25,6 +27,7 @@ interface Route {
 
 const ENTITY = /^\/entities\/([^/]+)$/;
 const ATTRS = /^\/entities\/([^/]+)\/attrs\/?$/;
+const BATCH = /^\/ngsi-ld\/v1\/entityOperations\/([a-z]+)$/;
 const ATTR = /^\/entities\/([^/]+)\/attrs\/([^/]+)$/;
 
 function routeOf(method: string, path: string): Route | undefined {
@@ -56,11 +59,6 @@ function routeOf(method: string, path: string): Route | undefined {
   return undefined;
 }
 
-const typeExpr = (types: string[]): TypeExpr => ({
-  kind: "or",
-  items: types.map((leaf) => ({ kind: "leaf", leaf })),
-});
-
 /** Reports failed sources of a read in `NGSILD-Warning` headers (199, IETF RFC 7234 §5.5 style). */
 function warn(ctx: Context, failures: SourceFailure[]): void {
   for (const f of failures) {
@@ -85,11 +83,12 @@ function shownOf(body: unknown): ShownEntity[] {
  * mode; entity writes go to the sources whose registrations name the operation (exclusive and redirect
  * registrations take their attributes away from the local write). Sources that fail or pass their
  * timeout are reported: `NGSILD-Warning` headers on reads, 207 with the failed sources on writes.
- * `local=true` keeps a request local.
+ * Batch operations are divided per element (federatedBatch). `local=true` keeps a request local.
  */
 export function federationMiddleware(
   dist: Distributor,
   typesOf: (tenant: string, id: string) => string[] | undefined,
+  compile: (value: unknown, tenant: string) => Promise<CompiledContext>,
 ) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const via = ctx.get("Via") || undefined;
@@ -98,9 +97,17 @@ export function federationMiddleware(
         via,
       });
     }
-    const route = routeOf(ctx.method, ctx.path);
-    if (!route || param(ctx, "local") === "true") return next();
+    if (param(ctx, "local") === "true") return next();
     const fwd: Forwarding = { via, link: ctx.get("Link") || undefined };
+    const batch = ctx.method === "POST" ? BATCH.exec(ctx.path) : null;
+    if (batch && BATCH_OPERATIONS[batch[1]]) {
+      return federatedBatch(ctx, next, batch[1], { dist, typesOf, compile }, fwd);
+    }
+    if (ctx.method === "DELETE" && /^\/ngsi-ld\/v1\/entities\/?$/.test(ctx.path)) {
+      return federatedPurge(ctx, next, dist, fwd);
+    }
+    const route = routeOf(ctx.method, ctx.path);
+    if (!route) return next();
     const s = st(ctx);
     if (route.op === "queryEntity") return query(ctx, next, dist, fwd);
     const body = s.body as Record<string, unknown> | undefined;
@@ -110,11 +117,9 @@ export function federationMiddleware(
       route.op === "createEntity" && body?.type !== undefined
         ? (Array.isArray(body.type) ? body.type : [body.type]).map((t) => s.ldContext.expandTerm(String(t)))
         : typesOf(s.tenant, id);
-    const filter: EntityFilter = { selectors: [{ ids: [id], types: types ? typeExpr(types) : undefined }] };
-    const names = route.attr ? [route.attr] : body ? Object.keys(body).filter((k) => !META.has(k)) : [];
-    if (route.op !== "retrieveEntity" && names.length) {
-      filter.attrs = { names, iris: names.map((n) => s.ldContext.expandTerm(n)) };
-    }
+    const names = route.attr ? [route.attr] : attributeNamesOf(body);
+    const expand = (t: string) => s.ldContext.expandTerm(t);
+    const filter = writeFilter(id, types, route.op === "retrieveEntity" ? [] : names, expand);
     const crs = dist.matching(s.tenant, filter, route.op);
     if (crs.length === 0) return next();
     if (route.op === "retrieveEntity") return retrieve(ctx, next, dist, fwd, crs, id);
@@ -124,8 +129,6 @@ export function federationMiddleware(
 
 /** An entity id (a URI) as a path segment: kept as written but for the characters that end a segment. */
 const idInPath = (id: string) => id.replace(/[/?#%\s]/g, (c) => encodeURIComponent(c));
-
-const META = new Set(["id", "type", "@context", "scope"]);
 
 async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwarding): Promise<void> {
   const s = st(ctx);
@@ -213,23 +216,15 @@ async function write(
   id: string,
 ): Promise<void> {
   const s = st(ctx);
-  const writers = crs.filter((cr) => modeOf(cr.record.reg) !== "auxiliary");
+  const writers = writersOf(crs);
   if (writers.length === 0) return next();
   const body = s.body as Record<string, unknown> | undefined;
-  const taken = new Set<string>(); // attributes only the sources hold
-  let allTaken = false;
-  const sends = writers.map((cr) => {
-    const mode = modeOf(cr.record.reg);
-    const own = mode === "exclusive" || mode === "redirect";
-    const names = cr.infos.every((i) => i.names) ? cr.infos.flatMap((i) => [...i.names!]) : undefined;
-    let part = body;
-    if (body && names) {
-      const keep = (k: string) => META.has(k) || names.includes(s.ldContext.expandTerm(k));
-      part = Object.fromEntries(Object.entries(body).filter(([k]) => keep(k)));
-      if (own) for (const k of Object.keys(body)) if (!META.has(k) && keep(k)) taken.add(k);
-    } else if (own) allTaken = true;
-    if (own && route.attr && (!names || names.includes(s.ldContext.expandTerm(route.attr)))) allTaken = true;
-    return dist.write(
+  const split = splitWrite(writers, body, (t) => s.ldContext.expandTerm(t), {
+    attr: route.attr,
+    creates: route.op === "createEntity",
+  });
+  const sends = split.parts.map(({ cr, body: part }) =>
+    dist.write(
       [cr],
       {
         method: ctx.method as "GET",
@@ -239,15 +234,12 @@ async function write(
         contentType: s.bodyType,
       },
       fwd,
-    );
-  });
-  const localBody =
-    body && taken.size ? Object.fromEntries(Object.entries(body).filter(([k]) => !taken.has(k))) : body;
-  const noAttrsLeft = !!localBody && Object.keys(localBody).every((k) => META.has(k));
-  const localHasWork = !allTaken && !(noAttrsLeft && (route.op !== "createEntity" || taken.size > 0));
+    ),
+  );
+  const localHasWork = split.localHasWork;
   let localError: AppError | undefined;
   if (localHasWork) {
-    s.body = localBody;
+    s.body = split.localBody;
     try {
       await next();
     } catch (e) {
@@ -259,8 +251,10 @@ async function write(
   // nothing was done anywhere: the one part's error as it is
   if (localError && failures.length === 0) throw localError;
   if (!localHasWork) {
-    if (failures.length === writers.length && failures[0].status !== undefined && writers.length === 1) {
-      throw new AppError(kindOfStatus(failures[0].status), failures[0].detail, {
+    // the one source refused it: its error as it is (a 207 of the source goes on as a 207)
+    const status = failures[0]?.status;
+    if (failures.length === writers.length && writers.length === 1 && status !== undefined && status >= 400) {
+      throw new AppError(errorKindOfStatus(status), failures[0].detail, {
         registrationId: failures[0].registrationId,
       });
     }
@@ -269,35 +263,9 @@ async function write(
   }
   if (failures.length === 0 && !localError) return;
   // §4.3.6: a part failed: 207 with what failed where (BatchOperationResult-like `errors`)
-  const errors: Record<string, unknown>[] = failures.map((f) => ({
-    entityId: id,
-    registrationId: f.registrationId,
-    error: {
-      type: "https://uri.etsi.org/ngsi-ld/errors/InternalError",
-      title: "Context source error",
-      detail: `${f.endpoint}: ${f.detail}`,
-      ...(f.problem ?? {}),
-      ...(f.status !== undefined ? { status: f.status } : { status: 504 }),
-    },
-  }));
-  if (localError) {
-    errors.push({
-      entityId: id,
-      error: {
-        type: `https://uri.etsi.org/ngsi-ld/errors/${ERROR_KINDS[localError.kind].problem}`,
-        title: ERROR_KINDS[localError.kind].title,
-        status: localError.status,
-        detail: localError.message,
-      },
-    });
-  }
+  const errors: Record<string, unknown>[] = failures.map((f) => ({ entityId: id, ...sourceErrorOf(f) }));
+  if (localError) errors.push({ entityId: id, error: localProblemOf(localError) });
   const local = ctx.body && typeof ctx.body === "object" && !Buffer.isBuffer(ctx.body) ? ctx.body : {};
   ctx.status = 207;
   ctx.body = { ...local, errors };
-}
-
-/** The error kind that renders a source's HTTP status (for a write only a source took). */
-function kindOfStatus(status: number): ErrorKind {
-  const found = (Object.keys(ERROR_KINDS) as ErrorKind[]).find((k) => ERROR_KINDS[k].status === status);
-  return found ?? "InternalError";
 }

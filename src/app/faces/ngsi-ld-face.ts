@@ -30,7 +30,13 @@ export function ngsiLdFace(
 ): Face {
   const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
   ngsi.use(ngsiRequest(contexts.contexts, config.server.maxBodyBytes, config.server.bodyReadTimeoutMs));
-  ngsi.use(federationMiddleware(federation.distributor, (t, id) => core.index.types(t, id)));
+  ngsi.use(
+    federationMiddleware(
+      federation.distributor,
+      (t, id) => core.index.types(t, id),
+      (v, t) => contexts.contexts.compiled(v, t),
+    ),
+  );
   registerEntityRoutes(ngsi, core.entities, core.attributes, contexts.responses, (t, id, name, ctx, ds) =>
     core.index.has(t, id) ? Promise.resolve(false) : temporal.recordHistoryOnlyDeletion(t, id, name, ctx, ds),
   );

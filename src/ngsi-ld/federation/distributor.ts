@@ -95,14 +95,15 @@ export class Distributor {
     return { answers, failures };
   }
 
-  /** Passes a write on to every source; returns the sources that did not take it. */
+  /** Passes a write on to every source; returns the sources that did not take it all (non-2xx or 207). */
   async write(crs: CompiledRegistration[], req: WriteRequest, fwd: Forwarding): Promise<SourceFailure[]> {
     const failures: SourceFailure[] = [];
     await Promise.all(
       crs.map(async (cr) => {
         try {
           const res = await this.send(cr, req, fwd);
-          if (res.status < 200 || res.status > 299) {
+          // 207: the source did part of it; its BatchOperationResult says what failed
+          if (res.status < 200 || res.status > 299 || res.status === 207) {
             const f = failureOf(cr, new CsourceError(`answered HTTP ${res.status}`, res.status));
             const problem = parseProblem(res.text);
             if (problem) f.problem = problem;
