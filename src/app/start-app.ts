@@ -13,7 +13,7 @@ import { openContexts } from "./contexts";
 import { dashboardFace } from "./faces/dashboard-face";
 import { authFace } from "./faces/auth-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
-import { reportsFaces } from "./faces/reports-faces";
+import { open311Face } from "./faces/open311-face";
 import { restAFace } from "./faces/rest-a-face";
 import { docsFace } from "./faces/docs-face";
 import { restBFace } from "./faces/rest-b-face";
@@ -77,10 +77,10 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     rootFace(storage, subs, federation),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs, federation),
-    restAFace(config, traffic, images, routeAccessGate),
-    restBFace(config, traffic, images, core, routeAccessGate),
+    restAFace(config, traffic, images, reports, routeAccessGate),
+    restBFace(config, traffic, images, core, reports, routeAccessGate),
     docsFace(),
-    ...reportsFaces(config, reports),
+    open311Face(reports),
     ...(auth ? [authFace(auth)] : []),
     wsFace(config, log, live, pushAuth),
     graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),

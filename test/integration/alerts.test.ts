@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import { RestAClient } from "./helpers/rest-a-client";
+import { RestBClient } from "./helpers/rest-b-client";
 import { http, startTestApp, type TestApp } from "./helpers/test-app";
 import { accidentDoc, startReceiver, startSmtp, until } from "./helpers/report-fixtures";
 
@@ -11,6 +13,9 @@ const D7 = [106.719, 10.7295] as const; // Quận 7 (Phú Mỹ Hưng)
 describe("alerts: subscriptions, matching on the change feed, email and webhook delivery", function () {
   this.timeout(60_000);
   let app: TestApp;
+  // every REST answer below is held to the service's OpenAPI documents
+  let apiA: RestAClient;
+  let apiB: RestBClient;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let hook: Awaited<ReturnType<typeof startReceiver>>;
   const write = (doc: Obj) =>
@@ -20,6 +25,9 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
     smtp = await startSmtp();
     hook = await startReceiver();
     app = await startTestApp({ SEED: "on", SMTP_URL: smtp.url, NOTIFY_BACKOFF: "100" });
+    apiA = new RestAClient(app.url);
+    apiB = new RestBClient(app.url);
+    await Promise.all([apiA.init(), apiB.init()]);
   });
   after(async () => {
     await app?.destroy();
@@ -34,14 +42,14 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
       locations: ["District 1"],
       severity_threshold: "severe",
     };
-    const sms = await http(app.url, "POST", "/v1/alerts/subscriptions", {
+    const sms = await apiA.call("POST", "/v1/alerts/subscriptions", {
       ...base,
       channels: ["sms"],
       phone: "+84901234567",
     });
     expect(sms.status).to.equal(400);
     expect((sms.body as Obj).error.message).to.match(/sms channel is not configured/);
-    const district = await http(app.url, "POST", "/v1/alerts/subscriptions", {
+    const district = await apiA.call("POST", "/v1/alerts/subscriptions", {
       ...base,
       locations: ["Atlantis"],
       channels: ["webhook"],
@@ -49,19 +57,19 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
     });
     expect(district.status).to.equal(400);
     expect((district.body as Obj).error.details.parameter).to.equal("locations");
-    const sev = await http(app.url, "POST", "/v1/alerts/subscriptions", {
+    const sev = await apiA.call("POST", "/v1/alerts/subscriptions", {
       ...base,
       severity_threshold: "apocalyptic",
       channels: ["webhook"],
       webhook_url: hook.url,
     });
     expect(sev.status).to.equal(400);
-    const noEmail = await http(app.url, "POST", "/v1/alerts/subscriptions", { ...base, channels: ["email"] });
+    const noEmail = await apiA.call("POST", "/v1/alerts/subscriptions", { ...base, channels: ["email"] });
     expect(noEmail.status).to.equal(400);
   });
 
   it("sends a severe accident in a subscribed district by email and webhook, and nothing for a minor one or another district", async () => {
-    const email = await http(app.url, "POST", "/v1/alerts/subscriptions", {
+    const email = await apiA.call("POST", "/v1/alerts/subscriptions", {
       user_id: "lan",
       alert_types: ["accident"],
       locations: ["Quận 1"],
@@ -72,7 +80,7 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
     expect(email.status).to.equal(201);
     expect(email.body).to.include({ status: "active" });
     expect((email.body as Obj).subscription_id).to.be.a("string");
-    const webhook = await http(app.url, "POST", "/api/v1/alerts/subscriptions", {
+    const webhook = await apiB.call("POST", "/api/v1/alerts/subscriptions", {
       user_id: "ops",
       alert_types: ["accident", "weather"],
       locations: ["district 1"],
@@ -103,17 +111,17 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
   });
 
   it("lists the caller's subscriptions, deletes one, and derives the active alerts from the graph", async () => {
-    const list = (await http(app.url, "GET", "/v1/alerts/subscriptions")).body as Obj;
+    const list = (await apiA.call("GET", "/v1/alerts/subscriptions")).body as Obj;
     expect(list.subscriptions.length).to.be.greaterThanOrEqual(2);
     const one = list.subscriptions.find((s: Obj) => s.user_id === "lan");
     expect(one).to.include({ severity_threshold: "severe", status: "active" });
-    expect(
-      (await http(app.url, "DELETE", `/v1/alerts/subscriptions/${one.subscription_id}`)).status,
-    ).to.equal(204);
-    expect(
-      (await http(app.url, "DELETE", `/v1/alerts/subscriptions/${one.subscription_id}`)).status,
-    ).to.equal(404);
-    const active = ((await http(app.url, "GET", "/v1/alerts/active")).body as Obj).alerts as Obj[];
+    expect((await apiA.call("DELETE", `/v1/alerts/subscriptions/${one.subscription_id}`)).status).to.equal(
+      204,
+    );
+    expect((await apiA.call("DELETE", `/v1/alerts/subscriptions/${one.subscription_id}`)).status).to.equal(
+      404,
+    );
+    const active = ((await apiA.call("GET", "/v1/alerts/active")).body as Obj).alerts as Obj[];
     const ids = active.map((a) => a.id);
     expect(ids).to.include.members(["accident-severe-d1", "accident-severe-d7", "accident-minor-d1"]);
     expect(active[0].severity).to.equal("critical");
@@ -132,5 +140,32 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
     expect((alerts.body as Obj[]).map((a) => a.alertSource.object)).to.include(
       "urn:ngsi-ld:TrafficAccident:severe-d1",
     );
+  });
+
+  it("answers the push key and B's lists in the documented shapes", async () => {
+    const key = await apiA.call("GET", "/v1/alerts/push-key");
+    expect((key.body as Obj).vapid_public_key).to.match(/^[A-Za-z0-9_-]{80,}$/);
+    expect((await apiB.call("GET", "/api/v1/alerts/push-key")).body).to.deep.equal(key.body);
+    const mine = (await apiB.call("GET", "/api/v1/alerts/subscriptions")).body as Obj;
+    expect(mine.subscriptions.map((x: Obj) => x.user_id)).to.include("ops");
+    const active = (await apiB.call("GET", "/api/v1/alerts/active")).body as Obj;
+    expect(active.alerts.map((x: Obj) => x.id)).to.include("accident-severe-d1");
+    const gone = await apiB.call(
+      "DELETE",
+      `/api/v1/alerts/subscriptions/${mine.subscriptions[0].subscription_id}`,
+    );
+    expect(gone.status).to.equal(204);
+  });
+
+  it("has checked a success of every alert operation of both documents", () => {
+    for (const api of [apiA, apiB]) {
+      const ops = Object.entries(api.doc.paths).flatMap(([p, m]) =>
+        Object.entries(m as Record<string, { tags: string[]; responses: Record<string, unknown> }>)
+          .filter(([, op]) => op.tags[0] === "alerts")
+          .map(([x, op]) => `${x} ${p} ${Object.keys(op.responses).find((st) => st.startsWith("2"))}`),
+      );
+      expect(ops.length).to.equal(5);
+      expect(ops.filter((o) => !api.checked.has(o))).to.deep.equal([]);
+    }
   });
 });

@@ -514,9 +514,12 @@ describe("REST variant B (/api/v1) on the seeded HCMC graph", function () {
   });
 
   describe("the OpenAPI document", () => {
-    it("has had a 200 of every operation checked against it", () => {
+    it("has had a 200 of every traffic operation checked against it", () => {
+      // the citizen report and alert operations are checked by reports.test.ts and alerts.test.ts
       const ops = Object.entries(api.doc.paths).flatMap(([p, m]) =>
-        Object.keys(m).map((x) => `${x} ${p} 200`),
+        Object.entries(m)
+          .filter(([, op]) => !["citizen-reports", "alerts"].includes(op.tags[0]))
+          .map(([x]) => `${x} ${p} 200`),
       );
       const missing = ops.filter((o) => !api.checked.has(o) && !o.includes("openapi.json"));
       expect(missing).to.deep.equal([]);

@@ -3,6 +3,7 @@ import type { EntitySource, GeoPoint, TrafficDomain } from "../../domain/traffic
 import type { FlowIntervals } from "../../domain/traffic/flow-intervals";
 import type { PeriodStats } from "../../domain/traffic/period-stats";
 import type { CursorCodec } from "../rest/cursor-codec";
+import type { ReportRoutesDeps } from "../rest/reports-api";
 
 /** Where variant B is served (decisions.md "Addresses"). */
 export const REST_B_PREFIX = "/api/v1";
@@ -19,4 +20,6 @@ export interface RestBDeps {
   /** Reads entities of the graph (an accident's detection boxes). */
   entities: EntitySource;
   now: () => number;
+  /** The citizen report and alert routes' parts. */
+  reports: ReportRoutesDeps;
 }

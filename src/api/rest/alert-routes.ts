@@ -1,36 +1,88 @@
-import type Router from "@koa/router";
 import { parseJson, readBody } from "../http/read-body";
+import {
+  ACTIVE_ALERTS,
+  PUSH_KEY,
+  SUBSCRIBED,
+  SUBSCRIPTION_LIST,
+  SUBSCRIPTION_REQUEST,
+} from "./alert-schemas";
 import { subscriptionBody, subscriptionScope, callerId, type ReportsApi } from "./reports-api";
+import type { RouteSpec } from "./schema-route";
 
 /**
  * Alerts of both REST variants (interface spec §4.7; decisions.md "Values the spec does not list"):
  * POST /alerts/subscriptions -> 201 `{subscription_id, status: "active", message}`; GET lists the
  * caller's own; DELETE /alerts/subscriptions/{id} -> 204; GET /alerts/active -> `{alerts[]}`.
  */
-export function registerAlertRoutes(router: Router, api: ReportsApi, maxBodyBytes: number): void {
-  router.post("/alerts/subscriptions", async (ctx) => {
-    const s = await api.alertSubscriptions.create(
-      parseJson(await readBody(ctx, maxBodyBytes)),
-      callerId(ctx),
-    );
-    ctx.status = 201;
-    ctx.body = {
-      subscription_id: s.id,
-      status: s.status,
-      message: `Subscribed to ${s.alertTypes.join(", ")} alerts${s.locations.length ? ` in ${s.locations.join(", ")}` : ""} from ${s.severityThreshold} by ${s.channels.join(", ")}`,
-    };
-  });
-  router.get("/alerts/subscriptions", (ctx) => {
-    ctx.body = { subscriptions: api.alertSubscriptions.list(subscriptionScope(ctx)).map(subscriptionBody) };
-  });
-  router.delete("/alerts/subscriptions/:id", async (ctx) => {
-    await api.alertSubscriptions.delete(ctx.params.id, subscriptionScope(ctx));
-    ctx.status = 204;
-  });
-  router.get("/alerts/active", async (ctx) => {
-    ctx.body = { alerts: await api.activeAlerts() };
-  });
-  router.get("/alerts/push-key", (ctx) => {
-    ctx.body = { vapid_public_key: api.vapidPublicKey };
-  });
+export function alertRoutes(api: ReportsApi, maxBodyBytes: number): RouteSpec[] {
+  return [
+    {
+      method: "post",
+      path: "/alerts/subscriptions",
+      operationId: "createAlertSubscription",
+      summary:
+        "Subscribe to alerts; a channel that is not configured, an unknown district or a missing target is a 400",
+      tag: "alerts",
+      access: "viewer",
+      ownBody: { "application/json": SUBSCRIPTION_REQUEST },
+      status: 201,
+      response: SUBSCRIBED,
+      handler: async (ctx) => {
+        const s = await api.alertSubscriptions.create(
+          parseJson(await readBody(ctx, maxBodyBytes)),
+          callerId(ctx),
+        );
+        const where = s.locations.length ? ` in ${s.locations.join(", ")}` : "";
+        return {
+          subscription_id: s.id,
+          status: s.status,
+          message: `Subscribed to ${s.alertTypes.join(", ")} alerts${where} from ${s.severityThreshold} by ${s.channels.join(", ")}`,
+        };
+      },
+    },
+    {
+      method: "get",
+      path: "/alerts/subscriptions",
+      operationId: "listAlertSubscriptions",
+      summary: "The caller's alert subscriptions (an admin's: everyone's)",
+      tag: "alerts",
+      access: "viewer",
+      response: SUBSCRIPTION_LIST,
+      handler: (ctx) => ({
+        subscriptions: api.alertSubscriptions.list(subscriptionScope(ctx)).map(subscriptionBody),
+      }),
+    },
+    {
+      method: "delete",
+      path: "/alerts/subscriptions/:id",
+      operationId: "deleteAlertSubscription",
+      summary: "Delete one of the caller's alert subscriptions",
+      tag: "alerts",
+      access: "viewer",
+      params: { id: "Subscription id" },
+      status: 204,
+      response: {},
+      handler: (ctx, { params }) => api.alertSubscriptions.delete(params.id, subscriptionScope(ctx)),
+    },
+    {
+      method: "get",
+      path: "/alerts/active",
+      operationId: "listActiveAlerts",
+      summary: "Alerts derived from the graph as it stands, most severe first",
+      tag: "alerts",
+      access: "viewer",
+      response: ACTIVE_ALERTS,
+      handler: async () => ({ alerts: await api.activeAlerts() }),
+    },
+    {
+      method: "get",
+      path: "/alerts/push-key",
+      operationId: "getAlertPushKey",
+      summary: "The service's VAPID public key, for a browser's Web Push subscription",
+      tag: "alerts",
+      access: "viewer",
+      response: PUSH_KEY,
+      handler: () => ({ vapid_public_key: api.vapidPublicKey }),
+    },
+  ];
 }

@@ -50,10 +50,13 @@ export function buildOpenApi(
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     });
     const responses: Record<string, unknown> = {
-      "200": {
-        description: "Success",
-        content: { [s.produces ?? "application/json"]: { schema: s.response } },
-      },
+      [String(s.status ?? 200)]:
+        s.status === 204
+          ? { description: "Done, no body" }
+          : {
+              description: s.status === 201 ? "Created" : "Success",
+              content: { [s.produces ?? "application/json"]: { schema: s.response } },
+            },
       "400": err(
         "INVALID_PARAMETER (a bad value; details.parameter, value, expected) or INVALID_REQUEST (a required parameter missing)",
       ),
@@ -66,6 +69,7 @@ export function buildOpenApi(
       responses["403"] = err("FORBIDDEN");
       responses["429"] = err("RATE_LIMIT_EXCEEDED");
     }
+    for (const [status, d] of Object.entries(s.errors ?? {})) responses[status] = err(d);
     const op: Record<string, unknown> = {
       operationId: s.operationId,
       summary: s.summary,
@@ -75,6 +79,10 @@ export function buildOpenApi(
     };
     if (s.access !== "public") op["x-required-role"] = s.access;
     if (s.body) op.requestBody = { required: true, content: { "application/json": { schema: s.body } } };
+    else if (s.ownBody) {
+      const content = Object.fromEntries(Object.entries(s.ownBody).map(([t, schema]) => [t, { schema }]));
+      op.requestBody = { required: true, content };
+    }
     (paths[openApiPath(s.path)] ??= {})[s.method] = op;
   }
   return {

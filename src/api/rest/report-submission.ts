@@ -86,3 +86,9 @@ export function reportModelBody(r: CitizenReport): Record<string, unknown> {
     nearby_cameras: r.nearbyCameras.map((c) => c.replace(/^urn:ngsi-ld:TrafficCamera:/, "")),
   };
 }
+
+/** The errors of a report submission beyond every route's, as the OpenAPI documents give them. */
+export const SUBMISSION_ERRORS: Record<string, string> = {
+  "413": "INVALID_REQUEST: the body, an image or a file is over its limit",
+  "415": "INVALID_REQUEST: the body is neither application/json nor multipart/form-data",
+};

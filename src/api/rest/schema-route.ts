@@ -37,9 +37,18 @@ export interface RouteSpec {
   /** The route answers 404 NOT_FOUND without path parameters (an unknown id in the query, no data yet). */
   notFound?: boolean;
   body?: JsonSchema;
-  /** Schema of the 200 body; a media type other than JSON is given in `produces`. */
+  /**
+   * Request bodies the handler reads and checks itself, by media type (the domain's rules give the
+   * messages, e.g. a report's location outside the city): documented in OpenAPI, not read here.
+   */
+  ownBody?: Record<string, JsonSchema>;
+  /** Status of success: 200 (default), 201 for a creation, 204 for an answer without a body. */
+  status?: 200 | 201 | 204;
+  /** Schema of the success body; a media type other than JSON is given in `produces`. */
   response: JsonSchema;
   produces?: string;
+  /** Error statuses beyond those every route has (400, 401, 403, 404, 429, 500), and what they mean. */
+  errors?: Record<string, string>;
   handler(ctx: Context, input: RouteInput): Promise<unknown> | unknown;
 }
 
@@ -146,6 +155,11 @@ export function registerSpecRoutes(
       if (b && !b(body))
         throw validationError(b.errors![0], (body ?? {}) as Record<string, unknown>, spec.body!, "body");
       const out = await spec.handler(ctx, { query, params: ctx.params as Record<string, string>, body });
+      if (spec.status === 204) {
+        ctx.status = 204;
+        return;
+      }
+      if (spec.status) ctx.status = spec.status;
       if (Buffer.isBuffer(out)) {
         ctx.type = spec.produces ?? "application/octet-stream";
         ctx.body = out;
@@ -154,6 +168,7 @@ export function registerSpecRoutes(
         ctx.type = spec.produces ?? "application/json";
         ctx.body = out;
       } else {
+        // an object, or a stream the handler has typed
         ctx.body = out;
       }
     };

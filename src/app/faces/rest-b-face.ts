@@ -5,6 +5,7 @@ import { renderRestError } from "../../api/rest/rest-error";
 import { registerSpecRoutes, type RouteGate } from "../../api/rest/schema-route";
 import { REST_B_PREFIX } from "../../api/rest-b/deps";
 import { restBRoutes } from "../../api/rest-b/rest-b-routes";
+import type { ReportsApi } from "../../api/rest/reports-api";
 import type { Config } from "../../config/config";
 import type { CameraImageSource } from "../../domain/images";
 import { TRAFFIC_TENANT, type EntitySource, type TrafficDomain } from "../../domain/traffic";
@@ -24,6 +25,7 @@ export function restBFace(
   traffic: TrafficDomain,
   images: CameraImageSource,
   core: NgsiLdCore,
+  reports: ReportsApi,
   gate?: RouteGate,
 ): Face {
   const entities: EntitySource = {
@@ -48,6 +50,7 @@ export function restBFace(
     },
     entities,
     now: Date.now,
+    reports: { api: reports, maxBodyBytes: config.server.maxBodyBytes },
   });
   const router = new Router({ prefix: REST_B_PREFIX });
   registerSpecRoutes(router, routes, { gate, maxBodyBytes: config.server.maxBodyBytes });

@@ -13,8 +13,8 @@ import type { AlertSubscription, AlertSubscriptions } from "./alert-subscription
 /**
  * Alerts on the change feed (a delivery stage of the commit pipeline): a write that makes a new alert
  * fact (a new or worsened accident, congestion turning severe, severe weather) is matched against the
- * alert subscriptions (type, severity threshold, district by polygon) and one job per subscriber and
- * channel is queued. With Redis the write's acknowledgement waits for the enqueue (`settled`), so an
+ * alert subscriptions (type, severity threshold, district by polygon: only the district's own and the
+ * city-wide subscriptions are read) and one job per subscriber and channel is queued, in one batch. With Redis the write's acknowledgement waits for the enqueue (`settled`), so an
  * acknowledged accident has its alerts in Redis and a crash loses none. Each alert sent is also
  * written as an `Alert` entity (FIWARE Alert names).
  */
@@ -46,7 +46,7 @@ export class AlertStage implements DeliveryStage {
         );
         continue;
       }
-      if (this.subscriptions.all().length === 0) continue;
+      if (this.subscriptions.size === 0) continue;
       const now = alertFactOf(after, types, meta.ctx);
       if (!now) continue;
       const before = meta.before.get(id);
@@ -54,7 +54,7 @@ export class AlertStage implements DeliveryStage {
       if (was && ALERT_SEVERITIES.indexOf(was.severity) >= ALERT_SEVERITIES.indexOf(now.severity)) continue;
       facts.push(now);
     }
-    if (facts.length === 0 || this.subscriptions.all().length === 0) return;
+    if (facts.length === 0 || this.subscriptions.size === 0) return;
     const p = this.deliver(facts);
     if (this.queue.durable) {
       this.pending.set(event.seq, p);
@@ -71,7 +71,9 @@ export class AlertStage implements DeliveryStage {
     const sent: { fact: AlertFact; alert: AlertMessage; count: number }[] = [];
     for (const f of facts) {
       const district = await this.places.districtAt(f.lon, f.lat);
-      const matched = this.subscriptions.all().filter((s) => matches(s, f, district?.entityId));
+      const matched = this.subscriptions
+        .forDistrict(district?.entityId)
+        .filter((s) => matches(s, f, district?.entityId));
       if (matched.length === 0) continue;
       const address = await this.places.addressOf(f.lon, f.lat);
       const alert: AlertMessage = {

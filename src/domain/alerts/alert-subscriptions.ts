@@ -6,6 +6,7 @@ import type { CityPlaces } from "../city-places";
 import { GraphAccess, objectsOf, valueOf } from "../graph-access";
 import { TRAFFIC_ENTITY_CONTEXT } from "../vocabulary";
 import { ALERT_SEVERITIES, ALERT_TYPES, type AlertSeverity, type AlertType } from "./alert-severity";
+import { SubscriptionIndex } from "./subscription-index";
 
 /** Where each channel of a subscription delivers. */
 export interface ChannelTargets {
@@ -79,7 +80,7 @@ function strings(
  * them (kept current from the change feed, so NGSI-LD writes count too) answers the matcher.
  */
 export class AlertSubscriptions {
-  private readonly byId = new Map<string, AlertSubscription>();
+  private readonly index = new SubscriptionIndex<AlertSubscription>();
 
   constructor(
     private readonly graph: GraphAccess,
@@ -94,13 +95,22 @@ export class AlertSubscriptions {
 
   /** Updates the index with one entity (null = deleted). */
   apply(entityId: string, e: Entity | null): void {
-    if (!e) this.byId.delete(entityId);
-    else this.byId.set(entityId, subscriptionOf(e));
+    this.index.set(entityId, e ? subscriptionOf(e) : null);
+  }
+
+  /** How many subscriptions there are. */
+  get size(): number {
+    return this.index.size;
   }
 
   /** Every active subscription. */
   all(): AlertSubscription[] {
-    return [...this.byId.values()];
+    return this.index.all();
+  }
+
+  /** The subscriptions that may want a fact in `district` (entity id): its own and the city-wide ones. */
+  forDistrict(district: string | undefined): AlertSubscription[] {
+    return this.index.forDistrict(district);
   }
 
   /** §4.7 POST /alerts/subscriptions: 400 for a bad value, an unknown district or an unconfigured channel. */
@@ -160,7 +170,7 @@ export class AlertSubscriptions {
 
   /** Deletes one; 404 when absent or not the caller's (unless `owner` is undefined). */
   async delete(id: string, owner: string | undefined): Promise<void> {
-    const s = this.byId.get(id.startsWith("urn:") ? id : subEntityId(id));
+    const s = this.index.get(id.startsWith("urn:") ? id : subEntityId(id));
     if (!s || (owner !== undefined && s.owner !== owner))
       throw notFound(`Alert subscription ${id} does not exist`, { id });
     await this.graph.delete(s.entityId);

@@ -1,4 +1,4 @@
-import { sendHttp } from "../http-sender";
+import { postJson } from "../json-post";
 import type { AlertJob, ChannelSender } from "./alert-job";
 
 /**
@@ -14,14 +14,10 @@ export class SmsSender implements ChannelSender {
   send(job: AlertJob, timeoutMs: number): Promise<void> {
     const a = job.alert;
     const text = `${a.severity.toUpperCase()} ${a.type}: ${a.message}`.slice(0, 320);
-    return sendHttp(
-      {
-        tenant: "",
-        subscriptionId: job.subscriptionId,
-        uri: this.gatewayUrl,
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ to: job.uri.replace(/^tel:/, ""), message: text }),
-      },
+    return postJson(
+      this.gatewayUrl,
+      JSON.stringify({ to: job.uri.replace(/^tel:/, ""), message: text }),
+      {},
       timeoutMs,
     );
   }

@@ -1,19 +1,15 @@
-import { sendHttp } from "../http-sender";
+import { postJson } from "../json-post";
 import type { AlertJob, ChannelSender } from "./alert-job";
 
-/** Webhook alerts: the alert as JSON, POSTed to the subscriber's URL over the notifications' HTTP client. */
+/** Webhook alerts: `{subscription_id, alert}` as JSON, POSTed to the subscriber's URL over keep-alive connections. */
 export class WebhookSender implements ChannelSender {
   readonly channel = "webhook" as const;
 
   send(job: AlertJob, timeoutMs: number): Promise<void> {
-    return sendHttp(
-      {
-        tenant: "",
-        subscriptionId: job.subscriptionId,
-        uri: job.uri,
-        headers: { "Content-Type": "application/json", "X-Citygraph-Subscription": job.subscriptionId },
-        body: JSON.stringify({ subscription_id: job.subscriptionId, alert: job.alert }),
-      },
+    return postJson(
+      job.uri,
+      JSON.stringify({ subscription_id: job.subscriptionId, alert: job.alert }),
+      { "X-Citygraph-Subscription": job.subscriptionId },
       timeoutMs,
     );
   }

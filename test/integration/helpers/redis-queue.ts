@@ -31,3 +31,17 @@ export async function dropQueue(name: string): Promise<void> {
   await q.close();
   await connection.quit().catch(() => undefined);
 }
+
+/** A test's own handle on a service's BullMQ queue: to pause it, look at its jobs, resume it. */
+export async function openQueue(name: string): Promise<{ queue: Queue; close(): Promise<void> }> {
+  const connection = new IORedis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue(name, { connection });
+  await queue.waitUntilReady();
+  return {
+    queue,
+    close: async () => {
+      await queue.close();
+      await connection.quit().catch(() => undefined);
+    },
+  };
+}

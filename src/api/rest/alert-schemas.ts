@@ -1,0 +1,67 @@
+import { ALERT_SEVERITIES, ALERT_TYPES } from "../../domain/alerts/alert-severity";
+import { ALERT_CHANNELS } from "../../jobs/senders/alert-job";
+import { arr, closed, input, nullable, num, oneOfStrings, str, time } from "./json-schema";
+
+/**
+ * The alert bodies of both REST variants (traffic-service-interface.md §2 "Alert and alert
+ * subscription", §4.7; decisions.md): the subscription request as the domain reads it and the answers
+ * as closed schemas.
+ */
+
+const TYPES = arr(oneOfStrings(ALERT_TYPES));
+const SEVERITY = oneOfStrings(ALERT_SEVERITIES);
+const CHANNELS = arr(oneOfStrings(ALERT_CHANNELS));
+
+/** POST /alerts/subscriptions: what to be warned of, where, and where each channel delivers. */
+export const SUBSCRIPTION_REQUEST = input(
+  {
+    user_id: { ...str, maxLength: 200, description: "defaults to the caller" },
+    alert_types: TYPES,
+    locations: arr({ ...str, description: "a district name or id; none = the whole city" }),
+    severity_threshold: { ...SEVERITY, default: "minor" },
+    channels: CHANNELS,
+    email: { ...str, maxLength: 200, description: "target of the email channel" },
+    phone: { ...str, pattern: "^\\+?[0-9 ]{6,20}$", description: "target of the sms channel" },
+    webhook_url: { ...str, format: "uri", description: "target of the webhook channel (http or https)" },
+    push_subscription: input({ endpoint: str, keys: input({ p256dh: str, auth: str }, ["p256dh", "auth"]) }, [
+      "endpoint",
+      "keys",
+    ]),
+  },
+  ["alert_types", "channels"],
+);
+
+/** The answer to POST /alerts/subscriptions. */
+export const SUBSCRIBED = closed({ subscription_id: str, status: { const: "active" }, message: str });
+
+/** GET /alerts/subscriptions: the caller's own (an admin's: everyone's). */
+export const SUBSCRIPTION_LIST = closed({
+  subscriptions: arr(
+    closed({
+      subscription_id: str,
+      user_id: str,
+      alert_types: TYPES,
+      locations: arr(str),
+      severity_threshold: SEVERITY,
+      channels: CHANNELS,
+      status: { const: "active" },
+      created_at: nullable(time),
+    }),
+  ),
+});
+
+/** One alert (GET /alerts/active items, and what a delivery carries). */
+export const ALERT = closed({
+  id: str,
+  type: oneOfStrings(ALERT_TYPES),
+  severity: SEVERITY,
+  location: closed({ lat: num, lon: num, address: str }, ["address"]),
+  message: str,
+  timestamp: time,
+});
+
+/** GET /alerts/active, most severe first. */
+export const ACTIVE_ALERTS = closed({ alerts: arr(ALERT) });
+
+/** GET /alerts/push-key. */
+export const PUSH_KEY = closed({ vapid_public_key: str });
