@@ -56,7 +56,9 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   if (config.server.port !== 0) outbound.addOwnPort(config.server.port);
   const contexts = await openContexts(config, outbound);
   const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
-  pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
+  pipeline.durable("temporal history", (tenant, change, seq) =>
+    storage.temporal.recordChange(tenant, change, seq),
+  );
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline, outbound);
   const federation = await startFederation(config, log, storage, contexts, subs);
   pipeline.attach(storage.store, core.repo);
