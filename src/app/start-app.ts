@@ -60,7 +60,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     storage.temporal.recordChange(tenant, change, seq),
   );
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline, outbound);
-  const federation = await startFederation(config, log, storage, contexts, subs);
+  const federation = await startFederation(config, log, storage, contexts, subs, outbound);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
   subs.onDelivery(
@@ -70,7 +70,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   log.debug("commit pipeline", pipeline.describe());
   if (config.demo.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
-  const reports = await startReports(config, log, core, contexts, pipeline, traffic);
+  const reports = await startReports(config, log, core, contexts, pipeline, traffic, outbound);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);
