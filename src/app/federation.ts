@@ -1,4 +1,5 @@
 import type { Config } from "../config/config";
+import type { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import { openFederation, type Federation } from "../ngsi-ld/federation/federation";
 import type { ContextParts } from "./contexts";
@@ -8,7 +9,7 @@ import type { SubscriptionParts } from "./subscriptions";
 /**
  * Context source registrations, their subscriptions and distributed operations (ETSI GS CIM 009 v1.8
  * §4.3.6, §5.9 to §5.11): loaded from the graph; csource notifications go through the one notification
- * queue, whose delivery results they share.
+ * queue, whose delivery results they share; requests to sources obey the outbound policy, as notifications.
  */
 export async function startFederation(
   config: Config,
@@ -16,6 +17,7 @@ export async function startFederation(
   { store }: Storage,
   contexts: ContextParts,
   subs: SubscriptionParts,
+  outbound: OutboundPolicy,
 ): Promise<Federation> {
   const federation = await openFederation({
     store,
@@ -23,6 +25,7 @@ export async function startFederation(
     timeoutMs: config.federation.federationTimeoutMs,
     brokerId: config.federation.federationBrokerId,
     statsFlushMs: config.notify.statusFlushMs,
+    outbound,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   federation.attach(subs.queue);

@@ -21,6 +21,7 @@ import { EmailSender } from "../jobs/senders/email-sender";
 import { loadOrMakeVapidKeys, PushSender } from "../jobs/senders/push-sender";
 import { SmsSender } from "../jobs/senders/sms-sender";
 import { WebhookSender } from "../jobs/senders/webhook-sender";
+import type { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import { KeyedLock } from "../ngsi-ld/entities/keyed-lock";
 import type { ContextParts } from "./contexts";
@@ -58,6 +59,7 @@ export async function startReports(
   contexts: ContextParts,
   pipeline: CommitPipeline,
   traffic: TrafficDomain,
+  outbound: OutboundPolicy,
 ): Promise<ReportsParts> {
   const rc = config.reports;
   const graph = new GraphAccess(
@@ -113,7 +115,8 @@ export async function startReports(
   const list: ChannelSender[] = [new WebhookSender(), new PushSender(vapid, rc.vapidSubject)];
   if (rc.smtpUrl) list.push(new EmailSender(rc.smtpUrl, rc.emailFrom));
   if (rc.smsGatewayUrl) list.push(new SmsSender(rc.smsGatewayUrl));
-  const senders = new ChannelSenders(list);
+  // webhook and push URLs obey the outbound policy of notifications: at subscription and at each send
+  const senders = new ChannelSenders(list, (url) => outbound.check(url));
   const alertQueue = createJobQueue<AlertJob>(
     (job, timeoutMs) => senders.send(job, timeoutMs),
     n,
@@ -129,7 +132,12 @@ export async function startReports(
           }),
     (e) => log.error("alert queue error", { error: e.message }),
   );
-  const alertSubscriptions = new AlertSubscriptions(graph, places, (c) => senders.configured(c));
+  const alertSubscriptions = new AlertSubscriptions(
+    graph,
+    places,
+    (c) => senders.configured(c),
+    (url) => outbound.refusalOf(url),
+  );
   await alertSubscriptions.load();
   pipeline.deliver("alert deliveries", new AlertStage(graph, places, alertSubscriptions, alertQueue, warn));
   pipeline.deliver("report re-scoring", new RescoreStage(graph, verification, warn));

@@ -56,9 +56,11 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   if (config.server.port !== 0) outbound.addOwnPort(config.server.port);
   const contexts = await openContexts(config, outbound);
   const core = await buildNgsiLdCore(config, log, storage, contexts, pipeline);
-  pipeline.durable("temporal history", (tenant, change) => storage.temporal.recordChange(tenant, change));
+  pipeline.durable("temporal history", (tenant, change, seq) =>
+    storage.temporal.recordChange(tenant, change, seq),
+  );
   const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline, outbound);
-  const federation = await startFederation(config, log, storage, contexts, subs);
+  const federation = await startFederation(config, log, storage, contexts, subs, outbound);
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
   subs.onDelivery(
@@ -68,7 +70,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   log.debug("commit pipeline", pipeline.describe());
   if (config.demo.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
-  const reports = await startReports(config, log, core, contexts, pipeline, traffic);
+  const reports = await startReports(config, log, core, contexts, pipeline, traffic, outbound);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);

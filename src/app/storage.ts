@@ -14,8 +14,9 @@ export interface Storage {
 
 /**
  * Opens the store (worker thread, journal, snapshots) and, while its worker recovers, reads the
- * temporal history from its own log on this thread; the history seals into the graph once the store
- * is open. A failed start closes what it opened.
+ * temporal history from its own log on this thread; once the store is open, the history is cut back to
+ * the commits the store recovered (TemporalService.alignTo) and seals into the graph. A failed start
+ * closes what it opened.
  */
 export async function openStorage(config: Config, log: Logger): Promise<Storage> {
   const logTo = (level: Parameters<Logger["log"]>[0], msg: string, fields?: object) =>
@@ -54,6 +55,14 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
     await temporal.close();
     throw e;
   });
+  try {
+    // a journal recovered to an earlier commit than the history last saw: the history follows the store
+    await temporal.alignTo((await store.stats()).lastSeq);
+  } catch (e) {
+    await temporal.close();
+    await store.close();
+    throw e;
+  }
   temporal.attachGraph(store);
   return {
     store,

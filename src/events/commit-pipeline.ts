@@ -4,8 +4,11 @@ import { entityWrites, type CommitEvent, type GraphStore } from "../store/graph-
 /** What one committed write carries to the stages after the store (the typed change event). */
 export type ChangeEvent = CommitEvent;
 
-/** A durable stage: state that must be as durable as the write (the temporal history). */
-export type DurableHook = (tenant: string, change: EntityChangeMeta) => Promise<void>;
+/**
+ * A durable stage: state that must be as durable as the write (the temporal history); `seq` is the write's
+ * journal sequence number, which it records so that it can be cut back to what a recovered journal holds.
+ */
+export type DurableHook = (tenant: string, change: EntityChangeMeta, seq: number) => Promise<void>;
 
 /** A delivery stage: sees each commit, and the acknowledgement of commit `seq` waits for `settled(seq)`. */
 export interface DeliveryStage {
@@ -73,9 +76,9 @@ export class CommitPipeline {
 
   /** Connects the stages to the store's change feed and to the committer. Returns a detach. */
   attach(store: Pick<GraphStore, "onCommit">, committer: PipelineCommitter): () => void {
-    committer.onDurableCommit(async (tenant, change) => {
-      if (this.durables.length === 1) return this.durables[0].stage(tenant, change);
-      await Promise.all(this.durables.map((d) => d.stage(tenant, change)));
+    committer.onDurableCommit(async (tenant, change, seq) => {
+      if (this.durables.length === 1) return this.durables[0].stage(tenant, change, seq);
+      await Promise.all(this.durables.map((d) => d.stage(tenant, change, seq)));
     });
     committer.setCommitBarrier((seq) => {
       const waits = this.deliveries.map((d) => d.stage.settled(seq)).filter((p) => p !== undefined);

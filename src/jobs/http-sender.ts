@@ -8,7 +8,7 @@ const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
 
 /**
  * Sends a notification by HTTP POST (ETSI GS CIM 009 v1.8 §7.2 / GS CIM 004 HTTP binding) with node-fetch
- * over keep-alive connections. Resolves on a 2xx answer; throws on any other status, a network error or
+ * over keep-alive connections. Resolves on a 2xx answer; throws on any other status (a redirect too), a network error or
  * when `timeoutMs` passes before the answer's body is read (node-fetch's `timeout`: the request is then
  * aborted).
  */
@@ -20,6 +20,8 @@ export async function sendHttp(job: NotificationJob, timeoutMs: number): Promise
       body: job.body,
       agent: (u) => (u.protocol === "https:" ? httpsAgent : httpAgent),
       timeout: timeoutMs,
+      // a redirect is an answer, not followed: it could lead where the outbound policy refuses
+      redirect: "manual",
     });
     await res.arrayBuffer();
     if (res.status < 200 || res.status > 299) throw new Error(`receiver answered HTTP ${res.status}`);

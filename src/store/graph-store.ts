@@ -94,9 +94,16 @@ export interface GraphStore {
    * `onApplied`, if given, is called once the write is applied and can no longer be refused (only the
    * disk can still fail it), while its journal record is being written: for state that must be as
    * durable as the write and has its own log (the temporal history), so that both fsyncs overlap
-   * instead of adding up. The commit then resolves only after its promise too (and rejects with it).
+   * instead of adding up. The commit then resolves only after its promise too (and rejects with it). It is
+   * given the commit's journal seq, which that state records so that it can be cut back to what a
+   * recovered journal holds (TemporalService.alignTo).
    */
-  commit<M>(tenant: string, writes: GraphWrite[], meta: M, onApplied?: () => Promise<void>): Promise<number>;
+  commit<M>(
+    tenant: string,
+    writes: GraphWrite[],
+    meta: M,
+    onApplied?: (seq: number) => Promise<void>,
+  ): Promise<number>;
   /**
    * N-Triples of each named graph, or null where the graph does not exist. A graph the store keeps on disk
    * only (`diskOnlyGraphPrefixes` of openGraphStore, e.g. the history segments) reads as null: do not ask

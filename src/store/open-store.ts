@@ -76,7 +76,7 @@ export interface OpenStoreOptions {
 }
 
 type Ok = { id: number; ok: true; value?: unknown };
-type Pending = { resolve: (v: Ok) => void; reject: (e: AppError) => void; applied?: () => void };
+type Pending = { resolve: (v: Ok) => void; reject: (e: AppError) => void; applied?: (seq: number) => void };
 /** Distributes Omit over a union, so each request variant loses its `id`. */
 type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 
@@ -117,7 +117,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   await new Promise<void>((resolve, reject) => {
     const receive = (m: StoreResponse | WorkerEvent | AppliedNotice): void => {
       if ("applied" in m) {
-        pending.get(m.id)?.applied?.();
+        pending.get(m.id)?.applied?.(m.seq);
         return;
       }
       if ("event" in m) {
@@ -160,7 +160,11 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   const outbox = new RequestOutbox<StoreRequest>((out) => {
     if (!fatal) worker.postMessage(out.length === 1 ? out[0] : out, transferables(out));
   }, OUTBOX_MAX_WAIT_MS);
-  const call = (req: WithoutId<StoreRequest>, applied?: () => void, large = false): Promise<Ok> => {
+  const call = (
+    req: WithoutId<StoreRequest>,
+    applied?: (seq: number) => void,
+    large = false,
+  ): Promise<Ok> => {
     if (fatal) return Promise.reject(new AppError("InternalError", fatal));
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -186,11 +190,11 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       tenant: string,
       writes: GraphWrite[],
       meta: M,
-      onApplied?: () => Promise<void>,
+      onApplied?: (seq: number) => Promise<void>,
     ): Promise<number> {
       let alongside: Promise<void> | undefined;
-      const start = (): void => {
-        alongside = onApplied?.();
+      const start = (seq: number): void => {
+        alongside = onApplied?.(seq);
         alongside?.catch(() => undefined); // awaited below; an early rejection is not unhandled
       };
       const notifyApplied = onApplied !== undefined;

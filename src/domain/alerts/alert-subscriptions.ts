@@ -86,7 +86,20 @@ export class AlertSubscriptions {
     private readonly graph: GraphAccess,
     private readonly places: CityPlaces,
     private readonly configured: (c: AlertChannel) => boolean,
+    /** Why a URL may not be requested (the outbound policy, without resolving names), or undefined. */
+    private readonly urlRefusal: (url: string) => string | undefined = () => undefined,
   ) {}
+
+  /** 400 if the outbound policy refuses a URL the subscriber gave (link-local, the broker itself, denied). */
+  private checkUrl(url: string, parameter: string): void {
+    const why = this.urlRefusal(url);
+    if (why)
+      throw badRequest(`The '${parameter}' ${url} is not allowed: ${why}`, {
+        parameter,
+        value: url,
+        expected: "a URL the service may send to",
+      });
+  }
 
   /** Loads the index from the graph (start-up). */
   async load(): Promise<void> {
@@ -113,7 +126,10 @@ export class AlertSubscriptions {
     return this.index.forDistrict(district);
   }
 
-  /** §4.7 POST /alerts/subscriptions: 400 for a bad value, an unknown district or an unconfigured channel. */
+  /**
+   * §4.7 POST /alerts/subscriptions: 400 for a bad value, an unknown district, an unconfigured channel or a
+   * webhook / push URL the outbound policy refuses.
+   */
   async create(raw: unknown, owner: string): Promise<AlertSubscription> {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw))
       throw new AppError("InvalidRequest", "The body must be a JSON object");
@@ -220,6 +236,7 @@ export class AlertSubscriptions {
             expected: "an http(s) URL",
           });
         t.webhook_url = u.toString();
+        this.checkUrl(t.webhook_url, "webhook_url");
       } else {
         const p = b.push_subscription as ChannelTargets["push_subscription"] | undefined;
         if (
@@ -234,6 +251,7 @@ export class AlertSubscriptions {
             value: p,
             expected: "a Web Push subscription",
           });
+        this.checkUrl(p.endpoint, "push_subscription");
         t.push_subscription = { endpoint: p.endpoint, keys: { p256dh: p.keys.p256dh, auth: p.keys.auth } };
       }
     }

@@ -16,6 +16,9 @@ export interface EntityChangeMeta {
   ctx: CompiledContext;
 }
 
+/** State as durable as a commit (the temporal history), given the commit's journal seq to record with it. */
+export type DurableCommitHook = (tenant: string, meta: EntityChangeMeta, seq: number) => Promise<void>;
+
 /** The meta of a commit the repository made (undefined for other committers' events). */
 export function entityChangeOf(event: CommitEvent): EntityChangeMeta | undefined {
   const m = event.meta as EntityChangeMeta | null | undefined;
@@ -29,7 +32,7 @@ export function entityChangeOf(event: CommitEvent): EntityChangeMeta | undefined
  */
 export class EntityRepository {
   readonly locks = new KeyedLock();
-  private readonly durableHooks: ((tenant: string, meta: EntityChangeMeta) => Promise<void>)[] = [];
+  private readonly durableHooks: DurableCommitHook[] = [];
   private barrier?: (seq: number) => Promise<void> | undefined;
 
   constructor(
@@ -45,7 +48,7 @@ export class EntityRepository {
    * applied the write (GraphStore.commit `onApplied`), alongside the journal's fsync, in commit order.
    * A hook failing fails the write's acknowledgement, though the entity change itself is committed.
    */
-  onDurableCommit(hook: (tenant: string, meta: EntityChangeMeta) => Promise<void>): void {
+  onDurableCommit(hook: DurableCommitHook): void {
     this.durableHooks.push(hook);
   }
 
@@ -120,7 +123,7 @@ export class EntityRepository {
     const meta: EntityChangeMeta = { operation, after, before, ctx };
     const hooks = this.durableHooks;
     const alongside = hooks.length
-      ? async () => void (await Promise.all(hooks.map((h) => h(tenant, meta))))
+      ? async (seq: number) => void (await Promise.all(hooks.map((h) => h(tenant, meta, seq))))
       : undefined;
     const seq = await this.store.commit(tenant, writes, meta, alongside);
     await this.barrier?.(seq);

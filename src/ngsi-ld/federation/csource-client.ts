@@ -1,7 +1,9 @@
 /**
  * The one HTTP client of distributed operations: every request the broker sends to a registered context
- * source goes through {@link csourceFetch}, so an outbound policy (allowed hosts, authentication) has one
- * place to plug in. Loopback addresses are allowed (tests and the conformance suite's mock sources).
+ * source goes through {@link csourceFetch}, which asks the outbound policy first (src/jobs/outbound-policy.ts,
+ * the one notifications obey: no link-local or unspecified address, not the broker itself, loopback only
+ * with OUTBOUND_ALLOW_LOOPBACK) with the addresses the host resolves to at send time, and follows no redirect
+ * (one could lead where the policy refuses).
  */
 
 /** One request to a context source. */
@@ -34,14 +36,29 @@ export class CsourceError extends Error {
   }
 }
 
+/** Throws when `url` may not be requested (OutboundPolicy.check). */
+export type OutboundCheck = (url: string) => Promise<void>;
+
 /**
- * Sends one request to a context source; resolves with any HTTP answer (the caller judges the status),
- * rejects with a {@link CsourceError} on a network error or when `timeoutMs` passes first.
+ * Sends one request to a context source; resolves with any HTTP answer (the caller judges the status; a
+ * redirect is one), rejects with a {@link CsourceError} when `allowed` refuses the URL, on a network error
+ * or when `timeoutMs` passes first.
  */
-export async function csourceFetch(req: CsourceRequest): Promise<CsourceResponse> {
+export async function csourceFetch(req: CsourceRequest, allowed: OutboundCheck): Promise<CsourceResponse> {
+  try {
+    await allowed(req.url);
+  } catch (e) {
+    throw new CsourceError((e as Error).message);
+  }
   const signal = AbortSignal.timeout(req.timeoutMs);
   try {
-    const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
+    const res = await fetch(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal,
+      redirect: "manual",
+    });
     const text = await res.text();
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k] = v));

@@ -1,7 +1,13 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { canonicalName } from "../model/canonical-names";
 import type { EntityFilter } from "../query/query-filter";
-import { csourceFetch, CsourceError, type CsourceRequest, type CsourceResponse } from "./csource-client";
+import {
+  csourceFetch,
+  CsourceError,
+  type CsourceRequest,
+  type CsourceResponse,
+  type OutboundCheck,
+} from "./csource-client";
 import type { ShownEntity, SourceAnswer } from "./merge-entities";
 import { modeOf, type Operation } from "./registration";
 import { registrationMatches, type CompiledRegistration } from "./registration-match";
@@ -14,6 +20,8 @@ export interface DistributorOptions {
   brokerId: string;
   /** Timeout of a request to a source whose registration sets no `management.timeout`, ms. */
   timeoutMs: number;
+  /** The outbound policy, asked before each request (a source refused there is a failure, §4.3.6). */
+  allowed: OutboundCheck;
 }
 
 /** What the incoming request passes on to the sources. */
@@ -128,13 +136,16 @@ export class Distributor {
     for (const { key, value } of reg.contextSourceInfo ?? []) headers[key] = value;
     if (req.body !== undefined) headers["Content-Type"] = req.contentType ?? "application/json";
     const q = req.query ? `?${req.query}` : "";
-    return csourceFetch({
-      method: req.method,
-      url: `${apiRoot(reg.endpoint)}${req.path}${q}`,
-      headers,
-      body: req.body,
-      timeoutMs: reg.management?.timeout ?? this.opts.timeoutMs,
-    });
+    return csourceFetch(
+      {
+        method: req.method,
+        url: `${apiRoot(reg.endpoint)}${req.path}${q}`,
+        headers,
+        body: req.body,
+        timeoutMs: reg.management?.timeout ?? this.opts.timeoutMs,
+      },
+      this.opts.allowed,
+    );
   }
 }
 

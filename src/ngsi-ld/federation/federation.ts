@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DeliveryResult, NotificationQueue } from "../../jobs/notification-job";
+import type { OutboundPolicy } from "../../jobs/outbound-policy";
 import type { GraphStore } from "../../store/graph-store";
 import { SubscriptionIndex } from "../subscriptions/subscription-index";
 import { CSOURCE_SUBSCRIPTIONS, SubscriptionRepository } from "../subscriptions/subscription-repository";
@@ -18,6 +19,11 @@ export interface FederationDeps {
   /** This broker's id in `Via` headers; a random one when undefined. */
   brokerId?: string;
   statsFlushMs: number;
+  /**
+   * Where the broker's requests may go: registrations and csource subscriptions naming a refused endpoint
+   * are 400, and each request to a source is checked at send time.
+   */
+  outbound: Pick<OutboundPolicy, "refusalOf" | "check">;
   log(level: "info" | "warn" | "error", msg: string, fields?: object): void;
 }
 
@@ -41,6 +47,7 @@ export async function openFederation(deps: FederationDeps): Promise<Federation> 
     new RegistrationRepository(deps.store),
     deps.compile,
     (msg, f) => deps.log("warn", msg, f),
+    (url) => deps.outbound.refusalOf(url),
   );
   await registrations.load();
   const csourceSubscriptions = new SubscriptionService(
@@ -48,6 +55,7 @@ export async function openFederation(deps: FederationDeps): Promise<Federation> 
     new SubscriptionIndex(),
     deps.compile,
     (msg, f) => deps.log("warn", msg, f),
+    (url) => deps.outbound.refusalOf(url),
   );
   await csourceSubscriptions.load();
   const notifier = new CsourceNotifier({
@@ -59,6 +67,7 @@ export async function openFederation(deps: FederationDeps): Promise<Federation> 
   const distributor = new Distributor(registrations, {
     brokerId: deps.brokerId ?? `citygraph-${randomUUID()}`,
     timeoutMs: deps.timeoutMs,
+    allowed: (url) => deps.outbound.check(url),
   });
   return {
     registrations,

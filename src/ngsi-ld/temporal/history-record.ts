@@ -1,7 +1,8 @@
 /**
  * One instance as written to the history log: attribute IRI, instance number, observedAt (null when
- * absent), createdAt, modifiedAt (epoch ms), numeric value (null when the value is not a number) and the
- * instance's JSON template (names expanded; see {@link InstanceRow}).
+ * absent), createdAt, modifiedAt (epoch ms), numeric value (null when the value is not a number), the
+ * instance's JSON template (names expanded; see {@link InstanceRow}) and, for an instance an entity write
+ * made, that write's journal seq (absent for writes of the temporal API).
  */
 export type RowTuple = [
   attr: string,
@@ -11,6 +12,7 @@ export type RowTuple = [
   modified: number,
   num: number | null,
   rest: string,
+  js?: number,
 ];
 
 /**

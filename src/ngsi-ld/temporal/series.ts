@@ -14,10 +14,18 @@ export interface InstanceRow {
   num: number;
   /** Id in the {@link Interner} of the instance's JSON template. */
   rest: number;
+  /**
+   * Journal seq of the entity write that made the instance (0 or absent: a write of the temporal API,
+   * which the store's journal does not hold); what a recovery cuts the history back by.
+   */
+  js?: number;
 }
 
-/** Numbers per row: time, observedAt, createdAt, modifiedAt, numeric value, template id, instance number. */
-const STRIDE = 7;
+/**
+ * Numbers per row: time, observedAt, createdAt, modifiedAt, numeric value, template id, instance number,
+ * journal seq.
+ */
+const STRIDE = 8;
 const TIME = 0;
 const OBS = 1;
 const CREATED = 2;
@@ -25,6 +33,7 @@ const MODIFIED = 3;
 const NUM = 4;
 const REST = 5;
 const IID = 6;
+const JS = 7;
 
 /**
  * The columnar history of one attribute of one entity: the rows' times,
@@ -36,7 +45,7 @@ const IID = 6;
  * One plain array per series, not one typed array per column: most series hold a handful of rows
  * (100k entities x 10 attributes = 1M series), and a typed array costs ~200 B of object and buffer
  * headers before its first element. Measured (1M series of one row, heap after GC): 7 typed arrays of
- * 8 rows 1,912 B per series, this layout 152 B (56 B of it the row).
+ * 8 rows 1,912 B per series, this layout 152 B (56 B of it the row, 64 B with the journal seq).
  */
 export class Series {
   length = 0;
@@ -82,10 +91,15 @@ export class Series {
     return this.d[i * STRIDE + IID];
   }
 
+  /** Journal seq of the write that made row `i` (0: a temporal API write). */
+  js(i: number): number {
+    return this.d[i * STRIDE + JS];
+  }
+
   /** Inserts a row at its place in time order (after rows of equal time). Returns its index. */
   insert(r: InstanceRow): number {
     const t = Series.timeOf(r);
-    const row = [t, r.obs, r.created, r.modified, r.num, r.rest, r.iid];
+    const row = [t, r.obs, r.created, r.modified, r.num, r.rest, r.iid, r.js ?? 0];
     if (this.length === 0) {
       // an array literal is allocated at its exact size: most series keep one row
       this.d = row;
@@ -112,6 +126,7 @@ export class Series {
       modified: this.modified(i),
       num: this.num(i),
       rest: this.rest(i),
+      js: this.js(i),
     };
   }
 

@@ -96,6 +96,30 @@ export class TemporalService {
     this.sealer.start();
   }
 
+  /**
+   * Start-up after the store recovered its journal up to commit `seq`: drops the instances of entity writes
+   * after it (a damaged journal recovered to an earlier commit, so the store no longer has them), then
+   * rewrites the log without them before any new write, since new commits take those seqs again. Nothing
+   * to do, and nothing read, when the history holds no later write. Returns what was dropped.
+   */
+  async alignTo(seq: number): Promise<{ instances: number; entities: number }> {
+    const after = this.index.lastJournalSeq;
+    const dropped = this.index.dropJournaledAfter(seq);
+    if (after <= seq) return dropped;
+    this.opts.log?.(
+      "warn",
+      "temporal history: instances of writes the recovered store does not hold dropped",
+      {
+        ...dropped,
+        storeSeq: seq,
+        historySeq: after,
+      },
+    );
+    await this.log.idle(); // a compaction begun before the drop (retention at open) would not include it
+    await this.compact();
+    return dropped;
+  }
+
   /** Retention (`TEMPORAL_RETENTION`): drops instances older than the window, then compacts the log. */
   applyRetention(now = Date.now()): number {
     const n = this.index.dropBefore(now - this.opts.retentionMs);
@@ -130,9 +154,9 @@ export class TemporalService {
    * committed write created or changed (value, observedAt, createdAt, modifiedAt, datasetId), for the
    * entities it saved, and a deletion instance (ETSI GS CIM 009 v1.8 §4.5.0: the NGSI-LD null as value,
    * `deletedAt`) for every instance it removed, all of them when it deleted the entity. Deleted entities
-   * keep their history.
+   * keep their history. Each instance carries `seq`, the write's journal seq ({@link alignTo}).
    */
-  async recordChange(tenant: string, meta: EntityChangeMeta): Promise<void> {
+  async recordChange(tenant: string, meta: EntityChangeMeta, seq: number): Promise<void> {
     const now = Date.now();
     const records: HistoryRecord[] = [];
     for (const [id, after] of meta.after) {
@@ -148,6 +172,7 @@ export class TemporalService {
         }
       }
       if (before) rows.push(...this.deletionRows(before, after, meta.ctx, now));
+      for (const row of rows) row[7] = seq;
       const shown = after ?? before;
       if (!shown || (rows.length === 0 && (!after || this.index.entity(tenant, id)))) continue;
       records.push(this.putRecord(tenant, shown, meta.ctx, rows, now));
@@ -317,6 +342,7 @@ export class TemporalService {
     const t = instanceToTuple(attr, merged, ctx, n, now);
     t[3] = old.created;
     t[4] = now;
+    if (old.js) t[7] = old.js; // still the instance that entity write made
     await this.write({ op: "modInst", t: tenant, e: id, a: attr, n, r: t });
   }
 

@@ -126,6 +126,11 @@ export class HistoryLog<T> {
     return this.compacting;
   }
 
+  /** Resolves once no compaction runs (one started before a change it must include has finished). */
+  async idle(): Promise<void> {
+    await this.compacting?.catch(() => undefined);
+  }
+
   /** Flushes and closes the current segment. */
   async close(): Promise<void> {
     await this.compacting?.catch(() => undefined);

@@ -66,6 +66,8 @@ export type StoreResponse =
 export interface AppliedNotice {
   id: number;
   applied: true;
+  /** The commit's journal sequence number (what its answer will carry). */
+  seq: number;
 }
 
 /** Unsolicited messages: the worker is ready, wants something logged, or has failed for good. */

@@ -129,8 +129,8 @@ function commit(id: number, wire: Uint8Array, notifyApplied?: boolean): Promise<
  * durable), and the upkeep it may start.
  */
 function committed(id: number, record: Buffer, notifyApplied?: boolean): void {
-  if (notifyApplied) send({ id, applied: true });
   const mySeq = ++seq;
+  if (notifyApplied) send({ id, applied: true, seq: mySeq });
   journal.append(sealJournalRecord(record, mySeq)).then(
     () => send({ id, ok: true, value: mySeq }),
     (e: Error) => {

@@ -15,10 +15,7 @@ const SCALE = 0.05;
 describe("fuzz: generated hostile requests per class", function () {
   this.timeout(120_000);
   let app: TestApp;
-  /**
-   * 100 ms, or twice the slowest /health of a control run with nothing else to do when other work loads
-   * the machine (as the SPARQL timeout test does): only the fuzzed requests' own effect counts.
-   */
+  // 100 ms, or twice a control run's slowest /health: no class blocks the event loop near 100 ms, a loaded machine alone does.
   let bound = 100;
   before(async () => {
     app = await startTestApp();

@@ -8,7 +8,7 @@ import { entityTriples, open, removeDir, tempDir } from "./helpers";
  * fsynced) and the batching of requests and answers between the main thread and the store worker.
  */
 describe("store/commit: onApplied alongside the journal fsync, batched messages", () => {
-  it("calls onApplied once per applied commit, in commit order, and resolves only after it", async () => {
+  it("calls onApplied once per applied commit with its journal seq, in commit order, and resolves only after it", async () => {
     const dir = tempDir();
     const store = await open(dir);
     try {
@@ -19,8 +19,8 @@ describe("store/commit: onApplied alongside the journal fsync, batched messages"
       const gate = new Promise<void>((r) => (release = r));
       let settled = false;
       const first = store
-        .commit("", [{ graph: "urn:a", triples: entityTriples("urn:a", "a") }], null, async () => {
-          order.push("applied a");
+        .commit("", [{ graph: "urn:a", triples: entityTriples("urn:a", "a") }], null, async (seq) => {
+          order.push(`applied a as ${seq}`);
           await gate;
           order.push("released a");
         })
@@ -32,7 +32,7 @@ describe("store/commit: onApplied alongside the journal fsync, batched messages"
         "",
         [{ graph: "urn:b", triples: entityTriples("urn:b", "b") }],
         null,
-        async () => void order.push("applied b"),
+        async (seq) => void order.push(`applied b as ${seq}`),
       );
       expect(await second).to.equal(2);
       // a's journal record is durable (b's came after it) and the change feed saw both, but a waits
@@ -40,7 +40,7 @@ describe("store/commit: onApplied alongside the journal fsync, batched messages"
       expect(settled).to.equal(false);
       release();
       expect(await first).to.equal(1);
-      expect(order).to.deep.equal(["applied a", "applied b", "released a"]);
+      expect(order).to.deep.equal(["applied a as 1", "applied b as 2", "released a"]);
     } finally {
       await store.close();
       removeDir(dir);

@@ -8,6 +8,7 @@ const row = (iid: number, obs: number, num = iid): InstanceRow => ({
   modified: 2000 + iid,
   num,
   rest: 0,
+  js: 0,
 });
 
 describe("temporal Series (columnar history of one attribute)", () => {
