@@ -88,6 +88,15 @@ async function main(): Promise<void> {
     rows.push(
       info(
         "ws",
+        "service CPU per accident",
+        ws.serviceCpuMsPerAccident,
+        "ms",
+        `main thread: the write and its delivery to ${ws.clients} clients`,
+      ),
+    );
+    rows.push(
+      info(
+        "ws",
         "RSS per idle socket",
         ws.rssPerSocketBytes / 1024,
         "KiB",
@@ -106,6 +115,15 @@ async function main(): Promise<void> {
         "ms",
         500,
         `slowest ${g.maxMs.toFixed(0)} ms over ${g.rounds} accidents; ${g.received}/${g.expected} received; clients in ${g.clientProcesses} processes`,
+      ),
+    );
+    rows.push(
+      info(
+        "graphql-ws",
+        "service CPU per accident",
+        g.serviceCpuMsPerAccident,
+        "ms",
+        `main thread: the write and its delivery to ${g.clients} clients`,
       ),
     );
     rows.push(

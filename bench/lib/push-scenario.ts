@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { rssBytes } from "./child";
+import { readCpu } from "./cpu-share";
 import { accidentDoc, percentile, postJson, sleep } from "./live-load";
 
 /** What one push scenario of bench/live.ts measured. */
@@ -17,6 +18,8 @@ export interface PushResult {
   rssBefore: number;
   rssAfter: number;
   rssPerSocketBytes: number;
+  /** CPU time of the service's main thread per accident (its write and its delivery to every client). */
+  serviceCpuMsPerAccident: number;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -25,7 +28,8 @@ const now = (): number => performance.timeOrigin + performance.now();
  * `clients` push clients of the service at `url` (pid `pid`), subscribed to accidents and spread over
  * `processes` client processes (bench/lib/push-client-process.ts), so that the bench's own clock and
  * writes are not held up by the clients' work; then `rounds` accidents written one at a time: the time
- * from each write to each client's receipt, and the service's RSS per idle socket.
+ * from each write to each client's receipt, the service's main-thread CPU per accident (steadier than
+ * the times on a loaded machine) and the service's RSS per idle socket.
  */
 export async function pushScenario(o: {
   url: string;
@@ -50,6 +54,7 @@ export async function pushScenario(o: {
     await sleep(3000);
     const rssAfter = rssBytes(o.pid) ?? 0;
     const delays: number[] = [];
+    const cpuBefore = readCpu([o.pid]).mainThread;
     for (let r = 0; r < o.rounds; r++) {
       const start = now();
       await postJson(
@@ -64,6 +69,8 @@ export async function pushScenario(o: {
         delays.push(...arrivals.map((t) => t - start));
       }
     }
+    // ticks of 10 ms; the clients' collect answers are read in the bench process, not the service
+    const serviceCpuMsPerAccident = ((readCpu([o.pid]).mainThread - cpuBefore) * 10) / o.rounds;
     delays.sort((a, b) => a - b);
     const expected = o.clients * o.rounds;
     return {
@@ -79,6 +86,7 @@ export async function pushScenario(o: {
       rssBefore,
       rssAfter,
       rssPerSocketBytes: (rssAfter - rssBefore) / o.clients,
+      serviceCpuMsPerAccident,
     };
   } finally {
     for (const p of procs) p.send({ cmd: "close" });
