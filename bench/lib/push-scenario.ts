@@ -63,13 +63,20 @@ export async function pushScenario(o: {
         [accidentDoc(`${o.kind}-bench-${r}-${Date.now()}`)],
         "application/ld+json",
       );
-      await sleep(1500);
-      for (const p of procs) {
-        const { arrivals } = (await ask(p, { cmd: "collect" }, "arrivals")) as { arrivals: number[] };
-        delays.push(...arrivals.map((t) => t - start));
+      // the next accident waits until every client has this one (or 60 s), so no receipt is counted
+      // against the wrong write
+      let got = 0;
+      for (const deadline = start + 60_000; got < o.clients && now() < deadline;) {
+        await sleep(250);
+        for (const p of procs) {
+          const { arrivals } = (await ask(p, { cmd: "collect" }, "arrivals")) as { arrivals: number[] };
+          delays.push(...arrivals.map((t) => t - start));
+          got += arrivals.length;
+        }
       }
+      await sleep(500);
     }
-    // ticks of 10 ms; the clients' collect answers are read in the bench process, not the service
+    // ticks of 10 ms, over the writes and their deliveries
     const serviceCpuMsPerAccident = ((readCpu([o.pid]).mainThread - cpuBefore) * 10) / o.rounds;
     delays.sort((a, b) => a - b);
     const expected = o.clients * o.rounds;
