@@ -103,7 +103,7 @@ export class WsConnection {
       channel,
       keys: channel === "traffic" ? cmd.zones : channel === "accidents" ? cmd.severity : undefined,
     }));
-    // the acknowledgement goes first: the bus may deliver an event as soon as the filters are filed
+    // the acknowledgement comes before any event (or replay) of the subscription
     this.send({
       type: "subscribed",
       id,
