@@ -1,22 +1,22 @@
 import { rmSync } from "node:fs";
-import { createClient, type Client } from "graphql-ws";
-import WebSocket from "ws";
 import { bareKoa, flags } from "./lib/ceilings";
-import { rssBytes, stopChild } from "./lib/child";
+import { stopChild } from "./lib/child";
 import { runLoad } from "./lib/load";
 import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer } from "./lib/server";
 import { readSettings } from "./lib/settings";
-import { accidentDoc, flowDocs, percentile, postJson, sleep } from "./lib/live-load";
+import { flowDocs, postJson } from "./lib/live-load";
+import { pushScenario } from "./lib/push-scenario";
 
 /**
  * `npm run bench` part 5 (GraphQL and WebSocket push), the service as a child process with the HCMC
  * seed (701 cameras, 22 zones) and a few rounds of flow observations:
  * - GraphQL `cameras(limit: 50)` with nested `statistics` over HTTP POST, throughput against the
  *   bare-Koa ceiling of the same run (target >= 0.1x);
- * - BENCH_WS_CLIENTS (default 10,000) `/ws` clients on loopback subscribed to accidents; one accident
- *   written (BENCH_LIVE_ROUNDS times, default 3): time from the write to each client's receipt, p99 and
- *   the slowest (target: all delivered within 500 ms), and the service's RSS per idle socket;
+ * - BENCH_WS_CLIENTS (default 10,000) `/ws` clients on loopback subscribed to accidents, in
+ *   BENCH_LIVE_CLIENT_PROCS (default 2) processes of their own; one accident written (BENCH_LIVE_ROUNDS
+ *   times, default 3): time from the write to each client's receipt, p99 and the slowest (target: p99
+ *   under 500 ms), and the service's RSS per idle socket;
  * - BENCH_GQL_SUBSCRIBERS (default 1,000) graphql-ws subscribers of accidentAlerts, likewise.
  */
 
@@ -67,12 +67,13 @@ async function main(): Promise<void> {
     rows.push(atLeast("graphql", "cameras / bare Koa", gql.okPerSec / koa.okPerSec, "x", 0.1));
 
     say(`[3/4] ${num("BENCH_WS_CLIENTS", 10_000)} WebSocket clients subscribed to accidents`);
-    const ws = await wsScenario(
-      child.url,
-      child.proc.pid,
-      num("BENCH_WS_CLIENTS", 10_000),
-      num("BENCH_LIVE_ROUNDS", 3),
-    );
+    const push = {
+      url: child.url,
+      pid: child.proc.pid,
+      rounds: num("BENCH_LIVE_ROUNDS", 3),
+      processes: num("BENCH_LIVE_CLIENT_PROCS", 2),
+    };
+    const ws = await pushScenario({ ...push, kind: "ws", clients: num("BENCH_WS_CLIENTS", 10_000) });
     run.websocket = ws;
     rows.push(
       below(
@@ -81,7 +82,16 @@ async function main(): Promise<void> {
         ws.p99Ms,
         "ms",
         500,
-        `slowest ${ws.maxMs.toFixed(0)} ms over ${ws.rounds} accidents; ${ws.received}/${ws.expected} received`,
+        `slowest ${ws.maxMs.toFixed(0)} ms over ${ws.rounds} accidents; ${ws.received}/${ws.expected} received; clients in ${ws.clientProcesses} processes`,
+      ),
+    );
+    rows.push(
+      info(
+        "ws",
+        "service CPU per accident",
+        ws.serviceCpuMsPerAccident,
+        "ms",
+        `main thread: the write and its delivery to ${ws.clients} clients`,
       ),
     );
     rows.push(
@@ -95,12 +105,7 @@ async function main(): Promise<void> {
     );
 
     say(`[4/4] ${num("BENCH_GQL_SUBSCRIBERS", 1000)} GraphQL subscribers of accidentAlerts`);
-    const g = await graphqlScenario(
-      child.url,
-      child.proc.pid,
-      num("BENCH_GQL_SUBSCRIBERS", 1000),
-      num("BENCH_LIVE_ROUNDS", 3),
-    );
+    const g = await pushScenario({ ...push, kind: "graphql", clients: num("BENCH_GQL_SUBSCRIBERS", 1000) });
     run.graphqlSubscriptions = g;
     rows.push(
       below(
@@ -109,7 +114,16 @@ async function main(): Promise<void> {
         g.p99Ms,
         "ms",
         500,
-        `slowest ${g.maxMs.toFixed(0)} ms over ${g.rounds} accidents; ${g.received}/${g.expected} received`,
+        `slowest ${g.maxMs.toFixed(0)} ms over ${g.rounds} accidents; ${g.received}/${g.expected} received; clients in ${g.clientProcesses} processes`,
+      ),
+    );
+    rows.push(
+      info(
+        "graphql-ws",
+        "service CPU per accident",
+        g.serviceCpuMsPerAccident,
+        "ms",
+        `main thread: the write and its delivery to ${g.clients} clients`,
       ),
     );
     rows.push(
@@ -129,146 +143,6 @@ async function main(): Promise<void> {
   run.finished = new Date().toISOString();
   const file = writeResults(run, "live-");
   say(`\n${formatTable(rows)}\n\nJSON: ${file}`);
-}
-
-interface PushResult {
-  clients: number;
-  rounds: number;
-  expected: number;
-  received: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  rssBefore: number;
-  rssAfter: number;
-  rssPerSocketBytes: number;
-}
-
-function summary(
-  clients: number,
-  rounds: number,
-  arrivals: number[][],
-  starts: number[],
-  rssBefore: number,
-  rssAfter: number,
-): PushResult {
-  const all = arrivals.flatMap((a, r) => a.map((t) => t - starts[r])).sort((a, b) => a - b);
-  return {
-    clients,
-    rounds,
-    expected: clients * rounds,
-    received: all.length,
-    p50Ms: percentile(all, 0.5),
-    p99Ms: all.length < clients * rounds ? Infinity : percentile(all, 0.99),
-    maxMs: all.length ? all[all.length - 1] : NaN,
-    rssBefore,
-    rssAfter,
-    rssPerSocketBytes: (rssAfter - rssBefore) / clients,
-  };
-}
-
-async function wsScenario(
-  url: string,
-  pid: number | undefined,
-  clients: number,
-  rounds: number,
-): Promise<PushResult> {
-  await sleep(2000);
-  const rssBefore = rssBytes(pid) ?? 0;
-  const arrivals: number[][] = [];
-  let round = -1;
-  const sockets: WebSocket[] = [];
-  for (let i = 0; i < clients; i += 500) {
-    await Promise.all(
-      Array.from(
-        { length: Math.min(500, clients - i) },
-        () =>
-          new Promise<void>((resolve, reject) => {
-            const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws`);
-            sockets.push(ws);
-            ws.on("error", reject);
-            ws.on("open", () => ws.send(JSON.stringify({ type: "subscribe", channels: ["accidents"] })));
-            ws.on("message", (d) => {
-              const m = JSON.parse(d.toString()) as { type: string };
-              if (m.type === "subscribed") resolve();
-              else if (m.type === "alert" && round >= 0) arrivals[round].push(performance.now());
-            });
-          }),
-      ),
-    );
-  }
-  await sleep(3000);
-  const rssAfter = rssBytes(pid) ?? 0;
-  const starts = await measureRounds(url, rounds, (r) => (round = r), arrivals, "ws-bench");
-  for (const ws of sockets) ws.terminate();
-  await sleep(1000);
-  return summary(clients, rounds, arrivals, starts, rssBefore, rssAfter);
-}
-
-/** Writes one accident per round; the listeners push receipt times into arrivals[current round]. */
-async function measureRounds(
-  url: string,
-  rounds: number,
-  setRound: (r: number) => void,
-  arrivals: number[][],
-  tag: string,
-): Promise<number[]> {
-  const starts: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    arrivals[r] = [];
-    setRound(r);
-    starts[r] = performance.now();
-    await postJson(
-      url,
-      "/ngsi-ld/v1/entityOperations/upsert",
-      [accidentDoc(`${tag}-${r}-${Date.now()}`)],
-      "application/ld+json",
-    );
-    await sleep(1500);
-  }
-  return starts;
-}
-
-async function graphqlScenario(
-  url: string,
-  pid: number | undefined,
-  clients: number,
-  rounds: number,
-): Promise<PushResult> {
-  await sleep(2000);
-  const rssBefore = rssBytes(pid) ?? 0;
-  const arrivals: number[][] = [];
-  let round = -1;
-  const all: Client[] = [];
-  for (let i = 0; i < clients; i += 200) {
-    await Promise.all(
-      Array.from({ length: Math.min(200, clients - i) }, () => {
-        const c = createClient({
-          url: `${url.replace(/^http/, "ws")}/graphql`,
-          webSocketImpl: WebSocket,
-          retryAttempts: 0,
-          lazy: false,
-        });
-        all.push(c);
-        return new Promise<void>((resolve) => {
-          c.on("connected", () => resolve());
-          c.subscribe(
-            { query: "subscription { accidentAlerts { id severity location { lat lon } } }" },
-            {
-              next: () => void (round >= 0 && arrivals[round].push(performance.now())),
-              error: () => undefined,
-              complete: () => undefined,
-            },
-          );
-        });
-      }),
-    );
-  }
-  await sleep(3000);
-  const rssAfter = rssBytes(pid) ?? 0;
-  const starts = await measureRounds(url, rounds, (r) => (round = r), arrivals, "gql-bench");
-  await Promise.all(all.map((c) => c.dispose()));
-  return summary(clients, rounds, arrivals, starts, rssBefore, rssAfter);
 }
 
 main().catch((e: unknown) => {

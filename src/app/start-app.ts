@@ -85,7 +85,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     open311Face(reports),
     ...(auth ? [authFace(auth)] : []),
     wsFace(config, log, live, pushAuth),
-    graphqlFace(config, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),
+    graphqlFace(config, log, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),
     dashboardFace(config, auth !== undefined),
   ];
   const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));

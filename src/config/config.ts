@@ -248,7 +248,7 @@ export interface LiveConfig {
   channel: string;
   /** Ping interval; a socket that missed the previous pong is dropped. Env `WS_HEARTBEAT`, default 30s. */
   heartbeatMs: number;
-  /** Subscriptions one connection may hold. Env `WS_MAX_SUBSCRIPTIONS`, default 20. */
+  /** Subscriptions one `/ws` or graphql-ws connection may hold. Env `WS_MAX_SUBSCRIPTIONS`, default 20. */
   maxSubscriptions: number;
   /** Messages waiting for one slow socket before it is closed (4008). Env `WS_QUEUE_MESSAGES`, default 256. */
   queueMessages: number;

@@ -3,7 +3,16 @@ import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { sha256 } from "../../src/api/graphql/persisted-queries";
 import { startTestApp, type TestApp } from "./helpers/test-app";
-import { accidentDoc, flowDoc, gql, QUAN_1, QUAN_12, upsert, weatherDoc } from "./helpers/live-clients";
+import {
+  accidentDoc,
+  flowDoc,
+  gql,
+  QUAN_1,
+  QUAN_12,
+  upsert,
+  weatherDoc,
+  WsProbe,
+} from "./helpers/live-clients";
 
 /** A graphql-ws client of the app, and the events of each subscription it starts. */
 function wsClient(app: TestApp, params: Record<string, unknown> = {}): Client {
@@ -258,5 +267,32 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
     expect(q1.got).to.have.length(1);
     q12.stop();
     weather.stop();
+  });
+
+  it("refuses a subscription past the per-connection limit; a completed one frees its place", async () => {
+    const p = await WsProbe.graphqlWs(app.url);
+    const query = "subscription { accidentAlerts(severity: [CRITICAL]) { id severity } }";
+    for (let i = 0; i < 21; i++) p.send({ id: `l${i}`, type: "subscribe", payload: { query } });
+    const refused = await p.next((m) => m.type === "error" && m.id === "l20");
+    expect(refused.payload).to.deep.equal([
+      {
+        message: "At most 20 subscriptions per connection: complete one first",
+        extensions: { code: "INVALID_REQUEST" },
+      },
+    ]);
+    p.send({ id: "l0", type: "complete" });
+    p.send({ id: "l21", type: "subscribe", payload: { query } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(p.matching((m) => m.type === "error")).to.have.length(1);
+    // the 20 subscriptions of one operation get the one execution's result, each under its own id
+    await upsert(app.url, [accidentDoc("gq-limit", "critical", QUAN_1.lat, QUAN_1.lon)]);
+    await p.next(() => p.matching((m) => m.type === "next").length === 20);
+    const next = p.matching((m) => m.type === "next");
+    const ids = [...Array.from({ length: 19 }, (_, i) => `l${i + 1}`), "l21"];
+    expect(next.map((m) => m.id)).to.have.members(ids);
+    for (const m of next)
+      expect(m.payload).to.deep.equal({ data: { accidentAlerts: { id: "gq-limit", severity: "CRITICAL" } } });
+    expect(p.closed).to.equal(undefined);
+    p.close();
   });
 });

@@ -148,7 +148,7 @@ describe("WebSocket /ws (interface spec §6)", function () {
   });
 });
 
-describe("WebSocket /ws: a reader that stops reading", function () {
+describe("/ws and graphql-ws: a reader that stops reading", function () {
   this.timeout(60_000);
   let app: TestApp;
   before(async () => {
@@ -160,7 +160,7 @@ describe("WebSocket /ws: a reader that stops reading", function () {
   });
   after(async () => app.destroy());
 
-  it("is closed with 4008 once the kernel's buffers and its bounded queue are full", async () => {
+  it("/ws: is closed with 4008 once the kernel's buffers and its bounded queue are full", async () => {
     const p = await WsProbe.open(`${app.url}/ws`);
     for (let i = 0; i < 200; i++) p.send({ type: "subscribe", channels: ["accidents"] });
     await p.next(() => p.matching((m) => m.type === "subscribed").length === 200);
@@ -180,6 +180,29 @@ describe("WebSocket /ws: a reader that stops reading", function () {
     expect(closed.reason).to.match(/Too slow/);
     // what it read before the close is bounded by the buffers, not by the 120,000 events
     expect(p.matching((m) => m.channel === "accidents").length).to.be.below(120_000);
+    p.close();
+  });
+
+  it("graphql-ws: is closed with 4008 likewise", async () => {
+    const p = await WsProbe.graphqlWs(app.url);
+    const query = `subscription { accidentAlerts(severity: [MODERATE]) {
+      id severity status change zoneId timestamp vehiclesInvolved injuries fatalities location { lat lon } } }`;
+    for (let i = 0; i < 200; i++) p.send({ id: `g${i}`, type: "subscribe", payload: { query } });
+    await new Promise((r) => setTimeout(r, 500));
+    const raw = (p.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    raw.pause();
+    // 200 subscriptions x 600 accidents x ~250 bytes: ~30 MB
+    for (let b = 0; b < 6; b++) {
+      const docs = Array.from({ length: 100 }, (_, k) =>
+        accidentDoc(`slow-gql-${b}-${k}`, "moderate", QUAN_12.lat, QUAN_12.lon),
+      );
+      await upsert(app.url, docs);
+    }
+    raw.resume();
+    const closed = await p.closedWith(30_000);
+    expect(closed.code).to.equal(4008);
+    expect(closed.reason).to.match(/Too slow/);
+    expect(p.matching((m) => m.type === "next").length).to.be.below(120_000);
     p.close();
   });
 });

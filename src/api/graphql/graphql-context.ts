@@ -33,21 +33,14 @@ export interface GraphqlContext extends GraphqlDeps {
   cameras: BatchLoader<string, CameraView | null>;
   /** A camera's statistics, computed once per request (in memory: no promise per camera). */
   statistics(cameraId: string): CameraDetailStats;
-  /** Closes the subscription's socket when its reader is too slow (WebSocket only). */
-  closeSlow?: () => void;
 }
 
-/** A fresh context (fresh loaders) for one request or one subscription. */
-export function graphqlContext(
-  deps: GraphqlDeps,
-  principal: Principal | undefined,
-  closeSlow?: () => void,
-): GraphqlContext {
+/** A fresh context (fresh loaders) for one request, or one event of a subscription. */
+export function graphqlContext(deps: GraphqlDeps, principal: Principal | undefined): GraphqlContext {
   const { cameras } = deps.domain;
   return {
     ...deps,
     principal,
-    closeSlow,
     cameras: new BatchLoader((ids) =>
       ids.map((id) => {
         const c = deps.domain.projection.cameras.get(id);

@@ -1,24 +1,17 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import {
-  getOperationAST,
-  GraphQLError,
-  type GraphQLSchema,
-  type ValidationRule,
-  specifiedRules,
-} from "graphql";
+import type { GraphQLSchema, ValidationRule } from "graphql";
 import { CloseCode, handleProtocols, makeServer } from "graphql-ws";
 import { WebSocketServer, type WebSocket } from "ws";
-import { AppError, toAppError } from "../../errors";
-import type { LiveAuth, SocketSession } from "../http/live-auth";
-import { closeCodeOf } from "../http/socket-auth";
+import { toAppError } from "../../errors";
+import type { LiveBus } from "../../events/live-bus";
+import type { LiveAuth } from "../http/live-auth";
 import type { Principal } from "../http/request-context";
-import { DocumentCache } from "./document-cache";
+import { closeCodeOf } from "../http/socket-auth";
+import { SocketOutbox } from "../http/socket-outbox";
 import { formatGraphqlError } from "./graphql-errors";
-import { parseLimited } from "./parse-limited";
-
-/** Close code of a subscriber whose reader fell too far behind (as on `/ws`). */
-const CLOSE_SLOW_CONSUMER = 4008;
+import { operationPreparer, type SocketConnection } from "./socket-operation";
+import { SubscriptionFanout, type Subscriber } from "./subscription-fanout";
 
 /** What the GraphQL WebSocket endpoint needs. */
 export interface GraphqlSocketOptions {
@@ -27,14 +20,19 @@ export interface GraphqlSocketOptions {
   maxDepth: number;
   maxFrameBytes: number;
   heartbeatMs: number;
+  /** Subscriptions one connection may hold (as on `/ws`). */
+  maxSubscriptions: number;
+  /** Messages waiting for a slow reader before its socket is closed with 4008. */
+  queueMessages: number;
   auth: LiveAuth;
-  /** The resolvers' context of one subscription. */
-  context(principal: Principal | undefined, closeSlow: () => void): Record<string, unknown>;
+  bus: LiveBus;
+  /** The resolvers' context of one operation (or of one event of a subscription). */
+  context(principal: Principal | undefined): Record<string, unknown>;
+  onError(e: unknown): void;
 }
 
-interface Extra {
+interface Extra extends SocketConnection {
   socket: WebSocket;
-  session?: SocketSession;
   alive: boolean;
 }
 
@@ -42,7 +40,9 @@ interface Extra {
  * GraphQL subscriptions over WebSocket at `/graphql` (interface spec §6; protocol graphql-transport-ws
  * of graphql-ws): the token comes in the connection parameter `authorization` ("Bearer <token>");
  * a bad token closes the socket with 4401 (4403 for a missing permission), an expired one too.
- * Operations are parsed and validated with the same limits as over HTTP.
+ * Operations are parsed and validated with the same limits as over HTTP; subscriptions are fanned out
+ * per operation (subscription-fanout.ts), at most `maxSubscriptions` per connection. Every message
+ * leaves through the socket's bounded outbox.
  */
 export class GraphqlSocketServer {
   private readonly wss: WebSocketServer;
@@ -56,13 +56,16 @@ export class GraphqlSocketServer {
       perMessageDeflate: false,
       handleProtocols: (protocols) => handleProtocols(protocols),
     });
-    const docs = new DocumentCache(parseLimited(o.maxDepth));
+    const prepare = operationPreparer(o);
+    const fanout = new SubscriptionFanout(o.bus, () => o.context(undefined), o.onError);
     const server = makeServer<Record<string, unknown> | undefined, Extra>({
       schema: o.schema,
+      // the context of a socket subscription is its subscriber (set below): the fan-out executes it
+      subscribe: (args) => fanout.join(args, args.contextValue as Subscriber),
       onConnect: async (ctx) => {
         try {
           const session = await o.auth.connection(ctx.connectionParams);
-          ctx.extra.session = session;
+          ctx.extra.principal = session.principal;
           if (session.expiresAt !== undefined) {
             const t = setTimeout(
               () => ctx.extra.socket.close(4401, "Token expired"),
@@ -78,37 +81,7 @@ export class GraphqlSocketServer {
           return false;
         }
       },
-      onSubscribe: (ctx, _id, payload) => {
-        let document;
-        try {
-          document = docs.parse(payload.query);
-        } catch (e) {
-          return [formatGraphqlError(e instanceof GraphQLError ? e : new GraphQLError(String(e)))];
-        }
-        const errors = docs.validate(o.schema, document, [...specifiedRules, ...o.rules]);
-        if (errors.length) return errors.map((e) => formatGraphqlError(e));
-        const op = getOperationAST(document, payload.operationName);
-        const principal = principalOf(ctx.extra);
-        if (op?.operation === "mutation" && (!principal || !o.auth.mayWrite(principal))) {
-          return [
-            formatGraphqlError(
-              new GraphQLError("Forbidden", {
-                originalError: new AppError("AccessDenied", "Mutations need the operator role"),
-              }),
-            ),
-          ];
-        }
-        const socket = ctx.extra.socket;
-        return {
-          schema: o.schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue: o.context(principalOf(ctx.extra), () =>
-            socket.close(CLOSE_SLOW_CONSUMER, "Too slow: subscription events unread"),
-          ),
-        };
-      },
+      onSubscribe: (ctx, id, payload) => prepare(ctx.extra, id, payload),
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatGraphqlError(e).toJSON()),
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors
@@ -116,18 +89,19 @@ export class GraphqlSocketServer {
           : undefined,
     });
     this.wss.on("connection", (socket: WebSocket, request: IncomingMessage) => {
-      const extra: Extra = { socket, alive: true };
+      const extra: Extra = {
+        socket,
+        out: new SocketOutbox(socket, o.queueMessages),
+        alive: true,
+        subscriptions: new Set(),
+      };
       this.sockets.set(socket, extra);
       socket.on("error", () => undefined);
       socket.on("pong", () => (extra.alive = true));
       const closed = server.opened(
         {
           protocol: socket.protocol,
-          send: (data) =>
-            new Promise<void>((resolve, reject) => {
-              if (socket.readyState !== socket.OPEN) return resolve();
-              socket.send(data, (err) => (err ? reject(err) : resolve()));
-            }),
+          send: (data) => extra.out.send(data),
           close: (code, reason) => socket.close(code, reason),
           onMessage: (cb) =>
             socket.on("message", (data, isBinary) => {
@@ -180,8 +154,4 @@ export class GraphqlSocketServer {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     clearTimeout(grace);
   }
-}
-
-function principalOf(extra: Extra): Principal | undefined {
-  return extra.session?.principal;
 }

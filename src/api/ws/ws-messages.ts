@@ -1,4 +1,6 @@
 import type { AccidentEventData, LiveEvent } from "../../events/live-event";
+import { SharedMessage } from "../http/shared-message";
+import { type AppError, ERROR_KINDS } from "../../errors";
 
 /**
  * The server message of a live event (traffic-service-interface.md §6): `update` on traffic with
@@ -70,4 +72,26 @@ export function accidentMessage(d: AccidentEventData): string {
   if (d.change === "created") return `New ${d.severity} accident${where}`;
   if (d.change === "severity_changed") return `Accident${where} is now ${d.severity}`;
   return `Accident${where} is now ${d.status}`;
+}
+
+/** Events rendered so far: the bus hands every subscriber of an event the same object. */
+const rendered = new WeakMap<LiveEvent, SharedMessage>();
+
+/** The message of `e` for a subscription id: the JSON is made once per event, the Buffer once per id. */
+export function eventFrame(e: LiveEvent, subscriptionId: string): Buffer {
+  let message = rendered.get(e);
+  if (message === undefined) {
+    message = new SharedMessage(JSON.stringify(eventMessage(e)));
+    rendered.set(e, message);
+  }
+  return message.with(`{"subscription":${JSON.stringify(subscriptionId)},`);
+}
+
+/** `{type:"error", id?, error:{code, message}}` of an AppError. */
+export function errorMessage(e: AppError, id?: string): Record<string, unknown> {
+  return {
+    type: "error",
+    ...(id ? { id } : {}),
+    error: { code: ERROR_KINDS[e.kind].code, message: e.message },
+  };
 }

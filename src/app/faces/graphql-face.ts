@@ -10,6 +10,7 @@ import type { ErrorRenderer } from "../../api/http/faces";
 import type { LiveAuth } from "../../api/http/live-auth";
 import type { Config } from "../../config/config";
 import { ERROR_KINDS } from "../../errors";
+import type { Logger } from "../../log/logger";
 import type { Face } from "./face";
 
 /** Errors raised before GraphQL runs (a body too large): `{errors:[{message, extensions:{code}}]}`. */
@@ -24,7 +25,7 @@ const renderGraphqlError: ErrorRenderer = (ctx, err, requestId) => {
  * GraphQL at `/graphql` (traffic-service-interface.md §4.11 and §6): queries and mutations over HTTP,
  * subscriptions over WebSocket on the same path, one schema (src/api/graphql/schema.graphql).
  */
-export function graphqlFace(config: Config, deps: GraphqlDeps, auth: LiveAuth): Face {
+export function graphqlFace(config: Config, log: Logger, deps: GraphqlDeps, auth: LiveAuth): Face {
   const schema = buildGraphqlSchema();
   const rules = [depthLimit(config.live.graphqlMaxDepth), costLimit(config.live.graphqlMaxCost)];
   const router = new Router();
@@ -42,8 +43,12 @@ export function graphqlFace(config: Config, deps: GraphqlDeps, auth: LiveAuth): 
     maxDepth: config.live.graphqlMaxDepth,
     maxFrameBytes: config.live.maxFrameBytes,
     heartbeatMs: config.live.heartbeatMs,
+    maxSubscriptions: config.live.maxSubscriptions,
+    queueMessages: config.live.queueMessages,
     auth,
-    context: (principal, closeSlow) => ({ ...graphqlContext(deps, principal, closeSlow) }),
+    bus: deps.bus,
+    context: (principal) => ({ ...graphqlContext(deps, principal) }),
+    onError: (e) => log.warn("graphql subscription error", { error: String(e) }),
   });
   return {
     mount: { name: "graphql", prefixes: ["/graphql"], renderError: renderGraphqlError },

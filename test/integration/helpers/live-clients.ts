@@ -21,14 +21,22 @@ export class WsProbe {
   }
 
   /** Opens a socket on `url` (http:// is turned into ws://). */
-  static async open(url: string, options: WebSocket.ClientOptions = {}): Promise<WsProbe> {
-    const ws = new WebSocket(url.replace(/^http/, "ws"), options);
+  static async open(url: string, options: WebSocket.ClientOptions = {}, protocol?: string): Promise<WsProbe> {
+    const ws = new WebSocket(url.replace(/^http/, "ws"), protocol, options);
     const probe = new WsProbe(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once("open", () => resolve());
       ws.once("error", reject);
       ws.once("close", () => resolve());
     });
+    return probe;
+  }
+
+  /** Opens a graphql-ws socket (protocol graphql-transport-ws) on `base`/graphql, initialised and acknowledged. */
+  static async graphqlWs(base: string): Promise<WsProbe> {
+    const probe = await WsProbe.open(`${base}/graphql`, {}, "graphql-transport-ws");
+    probe.send({ type: "connection_init" });
+    await probe.next((m) => m.type === "connection_ack");
     return probe;
   }
 

@@ -4,31 +4,31 @@
  * coalescing key (a zone's traffic update) replaces the waiting one with the same key in place:
  * newest wins, and a slow reader of traffic sees the latest state instead of a backlog.
  */
-export class OutboundQueue {
-  private items: { text: string; key?: string }[] = [];
+export class OutboundQueue<T> {
+  private items: { message: T; key?: string }[] = [];
   private head = 0;
-  private readonly byKey = new Map<string, { text: string; key?: string }>();
+  private readonly byKey = new Map<string, { message: T; key?: string }>();
 
   constructor(private readonly max: number) {}
 
-  /** Queues `text`; false when the queue is full (the caller closes the socket). */
-  push(text: string, key?: string): boolean {
+  /** Queues `message`; false when the queue is full (the caller closes the socket). */
+  push(message: T, key?: string): boolean {
     if (key !== undefined) {
       const waiting = this.byKey.get(key);
       if (waiting) {
-        waiting.text = text;
+        waiting.message = message;
         return true;
       }
     }
     if (this.size >= this.max) return false;
-    const item = { text, key };
+    const item = { message, key };
     this.items.push(item);
     if (key !== undefined) this.byKey.set(key, item);
     return true;
   }
 
   /** The oldest waiting message, removed; undefined when empty. */
-  shift(): string | undefined {
+  shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head++];
     if (item.key !== undefined) this.byKey.delete(item.key);
@@ -36,7 +36,7 @@ export class OutboundQueue {
       this.items = this.items.slice(this.head);
       this.head = 0;
     }
-    return item.text;
+    return item.message;
   }
 
   get size(): number {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { OutboundQueue } from "../../../../src/api/ws/outbound-queue";
+import { OutboundQueue } from "../../../../src/api/http/outbound-queue";
 
 describe("OutboundQueue", () => {
   it("is bounded: push past the bound answers false", () => {
