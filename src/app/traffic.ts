@@ -1,4 +1,4 @@
-import { createTrafficDomain, type TrafficDomain } from "../domain/traffic";
+import { createTrafficDomain, TRAFFIC_TENANT, type TrafficDomain } from "../domain/traffic";
 import { TRAFFIC_ENTITY_CONTEXT } from "../domain/vocabulary";
 import type { CommitPipeline } from "../events/commit-pipeline";
 import type { ContextParts } from "./contexts";
@@ -6,8 +6,8 @@ import type { NgsiLdCore } from "./ngsi-ld";
 import type { Storage } from "./storage";
 
 /**
- * The traffic domain over the NGSI-LD model: registered as a derived stage of the commit pipeline,
- * then filled from the graph and its temporal history.
+ * The traffic domain over the NGSI-LD model: registered as a derived stage of the commit pipeline and
+ * told of every change of the temporal history, then filled from the graph and its temporal history.
  */
 export async function buildTrafficDomain(
   storage: Storage,
@@ -27,6 +27,9 @@ export async function buildTrafficDomain(
     },
   });
   pipeline.derive("traffic projection", (e) => domain.apply(e));
+  storage.temporal.onChange((c) => {
+    if (!c || c.tenant === TRAFFIC_TENANT) domain.historyVersions.changed(c?.entityId);
+  });
   await domain.load();
   return domain;
 }

@@ -14,6 +14,7 @@ import {
   type CamPlace,
 } from "./helpers/rest-b-fixture";
 import { http as call, startTestApp, type TestApp } from "./helpers/test-app";
+import { TRAFFIC_ENTITY_CONTEXT } from "../../src/domain/vocabulary";
 
 type Loc = { lat: number; lon: number; address?: string };
 type Cam = { id: string; name: string; location: Loc; status: string; capabilities: string[] };
@@ -510,6 +511,47 @@ describe("REST variant B (/api/v1) on the seeded HCMC graph", function () {
       expect(bad.status).to.equal(400);
       expect((bad.body as Err).error.details.parameter).to.equal("metrics");
       expect((await api.get("/api/v1/analytics/zones/atlantis")).status).to.equal(404);
+    });
+  });
+
+  describe("the flow answer after new history (§4.4)", () => {
+    it("shows an observation written through NGSI-LD, and one appended to the temporal history, in the next identical request", async () => {
+      const cam = cams[2];
+      const last = Math.floor(now / (5 * MIN)) * 5 * MIN;
+      const path = `/api/v1/traffic/flow?camera_id=${cam.id}&start_time=${iso(last - HOUR)}&end_time=${iso(last + HOUR)}&interval=5m`;
+      type Flow = { observations: { timestamp: string; intensity: number; average_speed: number }[] };
+      const total = (b: Flow) => b.observations.reduce((s, o) => s + o.intensity, 0);
+      const before = await api.ok<Flow>(path);
+      expect(before.observations).to.have.length(12);
+      expect((await api.ok<Flow>(path)).observations).to.deep.equal(before.observations);
+
+      await upsertDocs(app.url, [flowDocB(cam, last + 5 * MIN, 77, 40)]);
+      const afterEntity = await api.ok<Flow>(path);
+      expect(afterEntity.observations).to.have.length(13);
+      expect(afterEntity.observations[12]).to.include({ timestamp: iso(last), intensity: 77 });
+      expect(total(afterEntity)).to.equal(total(before) + 77);
+
+      const at = { observedAt: iso(last + 10 * MIN) };
+      const r = await call(
+        app.url,
+        "POST",
+        `/ngsi-ld/v1/temporal/entities/${encodeURIComponent(`urn:ngsi-ld:TrafficFlowObserved:${cam.id}`)}/attrs`,
+        {
+          intensity: [{ type: "Property", value: 13, ...at }],
+          averageVehicleSpeed: [{ type: "Property", value: 22, ...at }],
+          "@context": TRAFFIC_ENTITY_CONTEXT,
+        },
+        { "Content-Type": "application/ld+json" },
+      );
+      expect(r.status, r.text).to.equal(204);
+      const afterTemporal = await api.ok<Flow>(path);
+      expect(afterTemporal.observations).to.have.length(14);
+      expect(afterTemporal.observations[13]).to.include({
+        timestamp: iso(last + 5 * MIN),
+        intensity: 13,
+        average_speed: 22,
+      });
+      expect(total(afterTemporal)).to.equal(total(before) + 77 + 13);
     });
   });
 

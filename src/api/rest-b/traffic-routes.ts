@@ -9,6 +9,7 @@ import { AppError } from "../../errors";
 import { cursorPage } from "../rest/cursor-form";
 import { listScope } from "../rest/cursor-codec";
 import type { RouteSpec } from "../rest/schema-route";
+import { AnswerMemo } from "./answer-memo";
 import type { RestBDeps } from "./deps";
 import { period } from "./params";
 import { FLOW_INTERVAL, Q } from "./query-schemas";
@@ -20,6 +21,7 @@ const HOUR = 3_600_000;
 /** §4.4 Traffic (B): realtime and congestion zones in B's names, forecast, and the flow observations. */
 export function trafficRoutes(b: RestBDeps): RouteSpec[] {
   const { d } = b;
+  const flowAnswers = new AnswerMemo();
   return [
     {
       method: "get",
@@ -127,19 +129,30 @@ export function trafficRoutes(b: RestBDeps): RouteSpec[] {
             },
           );
         }
-        const windows = b.flows.windows(cam.camera.id, from, to, interval);
         const map = (w: FlowWindow) => shape.flowObservation(w, cam.camera.location);
-        if (typeof ctx.query.cursor === "string" || Array.isArray(ctx.query.cursor)) {
-          const scope = listScope(ctx.path, {
-            camera: cam.camera.id,
-            interval,
-            start: query.start_time,
-            end: query.end_time,
-          });
-          const req = { cursor: String(query.cursor ?? ""), limit: query.limit as number };
-          return cursorPage(b.codec, scope, windows, { key: (w) => [w.from] }, req, map);
+        const cursorForm = typeof ctx.query.cursor === "string" || Array.isArray(ctx.query.cursor);
+        if (!cursorForm) {
+          // the same period of an unchanged history is the same answer: kept, not re-read per request
+          const flowId = d.projection.flowEntities.get(cam.camera.id);
+          const { lat, lon } = cam.camera.location;
+          const key = `${cam.camera.id}|${flowId}|${flowId ? d.historyVersions.of(flowId) : ""}|${lat},${lon}|${interval}|${from}|${to}`;
+          return flowAnswers.get(key, () =>
+            JSON.stringify({
+              camera_id: cam.camera.id,
+              interval,
+              observations: b.flows.windows(cam.camera.id, from, to, interval).map(map),
+            }),
+          );
         }
-        return { camera_id: cam.camera.id, interval, observations: windows.map(map) };
+        const windows = b.flows.windows(cam.camera.id, from, to, interval);
+        const scope = listScope(ctx.path, {
+          camera: cam.camera.id,
+          interval,
+          start: query.start_time,
+          end: query.end_time,
+        });
+        const req = { cursor: String(query.cursor ?? ""), limit: query.limit as number };
+        return cursorPage(b.codec, scope, windows, { key: (w) => [w.from] }, req, map);
       },
     },
   ];

@@ -10,6 +10,7 @@ import { AirQualityService } from "./air-quality-service";
 import { CameraService } from "./camera-service";
 import { FlowRollup } from "./flow-rollup";
 import { HistoryReader } from "./history-reader";
+import { HistoryVersions } from "./history-versions";
 import { ProjectionFeed, TRAFFIC_TENANT, type EntitySource } from "./projection-source";
 import { TrafficProjection } from "./traffic-projection";
 import { WeatherService } from "./weather-service";
@@ -41,6 +42,8 @@ export interface TrafficDomain {
   projection: TrafficProjection;
   rollup: FlowRollup;
   history: HistoryReader;
+  /** Versions of the entities' histories: the composition root feeds it the temporal service's changes. */
+  historyVersions: HistoryVersions;
   /** First alert per accident: feed it the delivered notifications (`recordDelivery`). */
   alerts: AlertLog;
   /** The change-feed listener: register it as a derived stage of the commit pipeline before {@link load}. */
@@ -83,6 +86,7 @@ export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
     projection,
     rollup,
     history,
+    historyVersions: new HistoryVersions(),
     alerts,
     apply: (e) => feed.apply(e),
     load: async () => {

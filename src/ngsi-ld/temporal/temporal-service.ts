@@ -48,6 +48,7 @@ export class TemporalService {
   private sealer: SegmentSealer | undefined;
   /** Epoch ms of the latest history write that is not the sealer's own bookkeeping. */
   private lastWriteAt = 0;
+  private readonly changeListeners: ((changed?: { tenant: string; entityId: string }) => void)[] = [];
 
   private constructor(
     readonly index: TemporalIndex,
@@ -117,13 +118,24 @@ export class TemporalService {
     );
     await this.log.idle(); // a compaction begun before the drop (retention at open) would not include it
     await this.compact();
+    for (const l of this.changeListeners) l();
     return dropped;
+  }
+
+  /**
+   * Calls `l` after every change of an entity's history is applied to the index (with its tenant and id),
+   * and with nothing when retention dropped instances of any entity: what is derived from the history
+   * (answers cached per entity) knows when to drop what it holds.
+   */
+  onChange(l: (changed?: { tenant: string; entityId: string }) => void): void {
+    this.changeListeners.push(l);
   }
 
   /** Retention (`TEMPORAL_RETENTION`): drops instances older than the window, then compacts the log. */
   applyRetention(now = Date.now()): number {
     const n = this.index.dropBefore(now - this.opts.retentionMs);
     if (n > 0) {
+      for (const l of this.changeListeners) l();
       this.opts.log?.("info", "temporal retention dropped instances", { instances: n });
       this.compact();
     }
@@ -145,6 +157,8 @@ export class TemporalService {
   private async write(r: HistoryRecord): Promise<void> {
     if (r.op !== "seal" && r.op !== "hours") this.lastWriteAt = Date.now();
     this.index.apply(r); // before the append: a compaction snapshot taken meanwhile must include it
+    if (r.op !== "seal" && r.op !== "hours")
+      for (const l of this.changeListeners) l({ tenant: r.t, entityId: r.e });
     await this.log.append(r);
     if (this.log.size > this.opts.compactBytes) void this.compact();
   }
