@@ -247,7 +247,7 @@ describe("query engine, model-based: indexed answers = a naive scan (docs/design
     for (const type of ["A", "B", "C"]) {
       const f: EntityFilter = { selectors: [{ types: { kind: "leaf", leaf: ctx.expandTerm(type) } }] };
       const want = (await naive(f)).sort();
-      expect(want).to.not.be.empty;
+      expect(want).to.have.length.above(0);
       const all = await queryEntities(src, TENANT, { ...f, limit: 1000, offset: 0, count: true }, ctx);
       expect(all.entities.map((e) => e.id).sort()).to.deep.equal(want);
       expect(all.total).to.equal(want.length);
