@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   const base = live();
   if (process.argv.includes("--temporal-only")) {
     const t = await measure("temporal history", () =>
-      TemporalService.open({ dir: path.join(dataDir, "history"), retentionMs: 0, compactBytes: 1 << 30 }),
+      TemporalService.open({ dir: path.join(dataDir, "history"), compactBytes: 1 << 30 }),
     );
     process.stdout.write(`${JSON.stringify({ ...t.index.stats(), parts })}\n`);
     process.exit(0);
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
       return d;
     });
   await measure("temporal history", () =>
-    TemporalService.open({ dir: path.join(dataDir, "history"), retentionMs: 0, compactBytes: 1 << 30 }),
+    TemporalService.open({ dir: path.join(dataDir, "history"), compactBytes: 1 << 30 }),
   );
   const ids = [...index.entries("")].map(([id]) => id);
   const graphs: string[] = [];

@@ -163,6 +163,9 @@ async function main(): Promise<void> {
     env: {
       SEED: "on",
       TEMPORAL_PAGE_INSTANCES: "100000",
+      // its day of the feed is dated in the past: measured raw, as written
+      TEMPORAL_RAW_RETENTION: "0",
+      TEMPORAL_HOURLY_RETENTION: "0",
       TEMPORAL_SEAL_INTERVAL_MS: process.env.TEMPORAL_SEAL_INTERVAL_MS ?? "2000",
     },
     timeoutMs: 600_000,

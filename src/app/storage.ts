@@ -37,7 +37,12 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
   try {
     temporal = TemporalService.open({
       dir: path.join(config.store.dataDir, "history"),
-      retentionMs: config.temporal.temporalRetentionMs,
+      retention: {
+        rawMs: config.temporal.temporalRawRetentionMs,
+        hourlyMs: config.temporal.temporalHourlyRetentionMs,
+        totalMs: config.temporal.temporalRetentionMs,
+      },
+      retentionEveryMs: config.temporal.temporalRetentionIntervalMs,
       compactBytes: Math.min(config.store.journalCompactBytes, 128 * 1024 * 1024),
       sealEveryMs: config.temporal.temporalSealMs,
       sealQuietMs: config.tuning.temporalSealQuietMs,

@@ -121,10 +121,22 @@ export interface SparqlConfig {
 /** The temporal history. */
 export interface TemporalConfig {
   /**
-   * How long temporal history is kept: instances older than this leave memory and disk. Env
-   * `TEMPORAL_RETENTION` (`30d`, `12h`; `0` or unset = keep everything).
+   * How long raw instances are kept; older ones are folded into hourly aggregates (docs/architecture.md
+   * "Retention tiers"). Env `TEMPORAL_RAW_RETENTION` (`2d`, `12h`), default 2 days; `0` = keep raw.
+   */
+  temporalRawRetentionMs: number;
+  /**
+   * How long hourly aggregates are kept; older ones are folded into daily aggregates. Env
+   * `TEMPORAL_HOURLY_RETENTION`, default 14 days; `0` = keep hourly; not shorter than the raw window.
+   */
+  temporalHourlyRetentionMs: number;
+  /**
+   * How long anything of the history is kept (daily aggregates included): older leaves memory, disk and
+   * the graph. Env `TEMPORAL_RETENTION` (`365d`), default `0` = keep the daily aggregates for ever.
    */
   temporalRetentionMs: number;
+  /** How often the retention pass runs. Env `TEMPORAL_RETENTION_INTERVAL_MS`, default 10 minutes. */
+  temporalRetentionIntervalMs: number;
   /**
    * Most instances per attribute in one temporal answer; more gives 206 with `Content-Range` (ETSI GS CIM
    * 009 v1.8 §6.3.10). Env `TEMPORAL_PAGE_INSTANCES`, default 10,000.
@@ -310,6 +322,7 @@ function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, 
   return n;
 }
 
+const DAY = 86_400_000;
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** A duration such as `10s`, `500ms`, `2m`, `1h`, `30d`; a bare number is seconds. Returns ms. */
@@ -364,6 +377,32 @@ function urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): stri
 }
 
 /** Reads and validates the configuration from `env`; throws ConfigError with a clear message. */
+/** The retention windows of the temporal history; each kept tier is at least as long as the one before. */
+function retentionWindows(env: NodeJS.ProcessEnv) {
+  const w = {
+    temporalRawRetentionMs: durationVar(env, "TEMPORAL_RAW_RETENTION", 2 * DAY, 0, 3650 * DAY),
+    temporalHourlyRetentionMs: durationVar(env, "TEMPORAL_HOURLY_RETENTION", 14 * DAY, 0, 3650 * DAY),
+    temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * DAY),
+  };
+  const longer = (a: number, b: number) => b === 0 || (a > 0 && a <= b);
+  if (w.temporalRawRetentionMs > 0 && !longer(w.temporalRawRetentionMs, w.temporalHourlyRetentionMs)) {
+    throw new ConfigError("TEMPORAL_HOURLY_RETENTION must be 0 or at least TEMPORAL_RAW_RETENTION");
+  }
+  if (w.temporalRetentionMs > 0) {
+    const longest = Math.max(w.temporalRawRetentionMs, w.temporalHourlyRetentionMs);
+    if (
+      w.temporalRawRetentionMs === 0 ||
+      w.temporalHourlyRetentionMs === 0 ||
+      w.temporalRetentionMs < longest
+    ) {
+      throw new ConfigError(
+        "TEMPORAL_RETENTION must be at least TEMPORAL_RAW_RETENTION and TEMPORAL_HOURLY_RETENTION, which must then be set",
+      );
+    }
+  }
+  return w;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const level = (env.LOG_LEVEL ?? "info").trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -408,7 +447,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
     },
     temporal: {
-      temporalRetentionMs: durationVar(env, "TEMPORAL_RETENTION", 0, 0, 3650 * 86_400_000),
+      ...retentionWindows(env),
+      temporalRetentionIntervalMs: intVar(env, "TEMPORAL_RETENTION_INTERVAL_MS", 600_000, 10, 86_400_000),
       temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
       temporalSealMs: intVar(env, "TEMPORAL_SEAL_INTERVAL_MS", 10_000, 10, 3_600_000),
     },

@@ -34,8 +34,22 @@ export class FlowRollup {
     projection.onFlow((f) => this.add(f.cameraId, f.observedAt, f.intensity, f.averageSpeed));
   }
 
-  /** Rolls up the history of every camera with a flow entity (start-up). */
+  /**
+   * Rolls up the history of every camera with a flow entity (start-up): first the hourly and daily
+   * aggregates retention kept of the instances past the raw window (each in the 15-minute bucket of its
+   * start: totals over a period stay exact, the shape inside an hour or a day is not kept), then the raw
+   * instances.
+   */
   fillFrom(history: HistoryReader, until = Date.now()): void {
+    for (const [cam, entity] of this.projection.flowEntities) {
+      const speedAggs = history.aggregates(entity, "averageVehicleSpeed");
+      for (const a of speedAggs) this.freeFlow.set(cam, Math.max(this.freeFlow.get(cam) ?? 0, a.max));
+      const bySpeed = new Map(speedAggs.map((a) => [`${a.start}/${a.len}`, a]));
+      for (const c of history.aggregates(entity, "intensity")) {
+        const sp = bySpeed.get(`${c.start}/${c.len}`);
+        this.addSums(cam, c.start + 1, c.sum, sp?.sum ?? 0, sp?.n ?? 0);
+      }
+    }
     for (const [cam, entity] of this.projection.flowEntities) {
       const speeds = history.samples(entity, "averageVehicleSpeed", 0, until + 1);
       for (const s of speeds) this.freeFlow.set(cam, Math.max(this.freeFlow.get(cam) ?? 0, s.v));
@@ -55,6 +69,11 @@ export class FlowRollup {
     this.lastRolled.set(cameraId, t);
     if (Number.isFinite(speed))
       this.freeFlow.set(cameraId, Math.max(this.freeFlow.get(cameraId) ?? 0, speed));
+    this.addSums(cameraId, t, vehicles, Number.isFinite(speed) ? speed : 0, Number.isFinite(speed) ? 1 : 0);
+  }
+
+  /** Adds `vehicles` and `n` speeds summing to `speedSum` to the bucket ending at or after `t`. */
+  private addSums(cameraId: string, t: number, vehicles: number, speedSum: number, n: number): void {
     const ff = this.freeFlow.get(cameraId) ?? 0;
     const start = Math.floor((t - 1) / BUCKET_MS) * BUCKET_MS; // an observation ending at :15 belongs to :00-:15
     const zone = this.projection.cameras.get(cameraId)?.zoneId;
@@ -64,10 +83,10 @@ export class FlowRollup {
       let b = m.get(start);
       if (!b) m.set(start, (b = { start, vehicles: 0, speedSum: 0, n: 0, ratioSum: 0 }));
       b.vehicles += vehicles;
-      if (Number.isFinite(speed)) {
-        b.speedSum += speed;
-        b.n++;
-        b.ratioSum += ff > 0 ? Math.min(1, speed / ff) : 1;
+      if (n > 0) {
+        b.speedSum += speedSum;
+        b.n += n;
+        b.ratioSum += n * (ff > 0 ? Math.min(1, speedSum / n / ff) : 1);
       }
     }
   }

@@ -41,6 +41,27 @@ export class HistoryReader {
     return out;
   }
 
+  /**
+   * The aggregates retention kept of `term` (hourly, then daily buckets of the instances that left the
+   * raw window; default dataset only), in time order: start, length, numeric count, sum and max.
+   */
+  aggregates(
+    id: string,
+    term: string,
+  ): { start: number; len: number; n: number; sum: number; max: number }[] {
+    let iri = this.iris.get(term);
+    if (!iri) this.iris.set(term, (iri = this.traffic.expandTerm(term)));
+    const roll = this.index.entity(TRAFFIC_TENANT, id)?.rollups?.get(iri);
+    const out: { start: number; len: number; n: number; sum: number; max: number }[] = [];
+    for (let i = 0; roll && i < roll.length; i++) {
+      const b = roll.bucket(i);
+      if (b.numbers > 0 && this.index.datasetId(b.tpl) === undefined) {
+        out.push({ start: b.start, len: b.len, n: b.numbers, sum: b.sum, max: b.max });
+      }
+    }
+    return out;
+  }
+
   /** Calls `f` for each numeric sample of `term` with from <= t < to (no array built). */
   forEach(id: string, term: string, from: number, to: number, f: (t: number, v: number) => void): void {
     const s = this.series(id, term);

@@ -1,4 +1,5 @@
 import { badRequest } from "../../errors";
+import type { Bucket } from "./rollup-series";
 
 /** The aggregation functions of the aggregated temporal representation (ETSI GS CIM 009 v1.8 §4.5.19). */
 export const AGGR_METHODS = [
@@ -51,6 +52,8 @@ export class Accumulator {
   min = Infinity;
   max = -Infinity;
   private readonly distinct = new Set<number | string>();
+  /** The largest distinct count of a merged aggregate (distinctCount over aggregates is a lower bound). */
+  private distinctFloor = 0;
 
   /** Adds one value: `num` when numeric (else NaN) and `key` for distinctCount. */
   add(num: number, key: number | string): void {
@@ -64,13 +67,25 @@ export class Accumulator {
     if (num > this.max) this.max = num;
   }
 
+  /** Adds an aggregate kept by retention (an hour or a day of instances folded into one bucket). */
+  merge(b: Bucket): void {
+    this.count += b.count;
+    this.distinctFloor = Math.max(this.distinctFloor, b.distinct);
+    if (b.numbers === 0) return;
+    this.numbers += b.numbers;
+    this.sum += b.sum;
+    this.sumsq += b.sumsq;
+    if (b.min < this.min) this.min = b.min;
+    if (b.max > this.max) this.max = b.max;
+  }
+
   /**
    * The value of `method`, or undefined when it has no meaning for the values seen (a numeric function
    * over no numbers). stddev is the population standard deviation.
    */
   value(method: AggrMethod): number | undefined {
     if (method === "totalCount") return this.count;
-    if (method === "distinctCount") return this.distinct.size;
+    if (method === "distinctCount") return Math.max(this.distinct.size, this.distinctFloor);
     if (this.numbers === 0) return undefined;
     switch (method) {
       case "sum":

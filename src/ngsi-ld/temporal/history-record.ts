@@ -22,6 +22,8 @@ export type RowTuple = [
  * (§5.6.16) and `modInst` (§5.6.15 modify an instance) change it. Tenant `t`, entity id `e`.
  * `seal` says the graph copy of segment `h` (its start, epoch ms) was written as of version `v` (see
  * SegmentLedger); `hours` (written by compaction) sets the entity's not yet sealed segments.
+ * `roll` is one retention step of an entity ({@link RollupRecord}); `aggs` (written by compaction) sets
+ * the aggregates of one attribute.
  */
 export type HistoryRecord =
   | { op: "put"; t: string; e: string; ty?: string[]; sc?: unknown; at: number; r: RowTuple[] }
@@ -30,4 +32,37 @@ export type HistoryRecord =
   | { op: "delInst"; t: string; e: string; a: string; n: number }
   | { op: "modInst"; t: string; e: string; a: string; n: number; r: RowTuple }
   | { op: "seal"; t: string; e: string; h: number; v: number }
-  | { op: "hours"; t: string; e: string; hs: [number, number][] };
+  | { op: "hours"; t: string; e: string; hs: [number, number][] }
+  | RollupRecord
+  | { op: "aggs"; t: string; e: string; a: string; b: BucketTuple[] };
+
+/**
+ * One retention step of entity `e` (rollup.ts): raw instances before `raw` become hourly aggregates,
+ * hourly aggregates before `hour` daily ones, and everything before `drop` (0 = nothing) goes. Applying it
+ * is a function of the entity's history, so the record holds only the cuts.
+ */
+export interface RollupRecord {
+  op: "roll";
+  t: string;
+  e: string;
+  raw: number;
+  hour: number;
+  drop: number;
+}
+
+/**
+ * An aggregate bucket in the log: start, length (ms), count, numeric count, sum, sumsq, min, max (null
+ * without numbers), distinct count and the instances' shape as JSON (`type`, `datasetId`, `unitCode`).
+ */
+export type BucketTuple = [
+  start: number,
+  len: number,
+  count: number,
+  numbers: number,
+  sum: number,
+  sumsq: number,
+  min: number | null,
+  max: number | null,
+  distinct: number,
+  tpl: string,
+];

@@ -1,10 +1,11 @@
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { Accumulator } from "./aggregate";
 import { isoTime, rowToInstance, rowValue } from "./instance-codec";
+import type { Bucket, RollupSeries } from "./rollup-series";
 import { paginate, selectRows, type PageRange, type Picked } from "./select-rows";
-import type { Series } from "./series";
+import { Series } from "./series";
 import type { TemporalEntity, TemporalIndex } from "./temporal-index";
-import type { TemporalQuery } from "./temporal-query";
+import { inWindow, type TemporalQuery } from "./temporal-query";
 
 /** How a temporal entity is shown (ETSI GS CIM 009 v1.8 §4.5.9, §4.5.10 simplified, §4.5.19 aggregated). */
 export interface TemporalView {
@@ -38,6 +39,21 @@ export interface PickedEntity {
   names: string[];
   series: Series[];
   picked: Picked[];
+  /** Per attribute, the aggregates kept by retention that the window holds (aggregated answers only). */
+  buckets: Bucket[][];
+}
+
+/** The series of an attribute that has only aggregates left. */
+const NO_ROWS = new Series();
+
+/**
+ * True if the query is answered from the retention aggregates too: aggregatedValues over observedAt (the
+ * time the aggregates are bucketed by), without lastN.
+ */
+function usesAggregates(q: TemporalQuery, view: TemporalView): boolean {
+  return (
+    view.representation === "aggregatedValues" && q.timeproperty === "observedAt" && q.lastN === undefined
+  );
 }
 
 /** Picks the instances of `e` that the query and the view's `attrs` / `datasetId` select (§4.11). */
@@ -47,9 +63,12 @@ export function pickEntity(
   q: TemporalQuery,
   view: TemporalView,
 ): PickedEntity {
-  const out: PickedEntity = { entity: e, names: [], series: [], picked: [] };
-  for (const [attr, s] of e.attrs) {
+  const out: PickedEntity = { entity: e, names: [], series: [], picked: [], buckets: [] };
+  const rollups = usesAggregates(q, view) ? e.rollups : undefined;
+  const names = rollups ? new Set([...e.attrs.keys(), ...rollups.keys()]) : e.attrs.keys();
+  for (const attr of names) {
     if (view.attrs && !view.attrs.has(attr)) continue;
+    const s = e.attrs.get(attr) ?? NO_ROWS;
     const ds = view.datasetIds;
     const inDs = ds ? (i: number) => ds.has(index.datasetId(s.rest(i)) ?? "@none") : undefined;
     const keep =
@@ -57,10 +76,28 @@ export function pickEntity(
         ? (i: number) => index.isDeletion(s.rest(i)) && (!inDs || inDs(i))
         : inDs;
     const p = selectRows(s, q, keep);
-    if (p.idx.length === 0) continue;
+    const buckets = bucketsIn(index, rollups?.get(attr), q, ds);
+    if (p.idx.length === 0 && buckets.length === 0) continue;
     out.names.push(attr);
     out.series.push(s);
     out.picked.push(p);
+    out.buckets.push(buckets);
+  }
+  return out;
+}
+
+/** The buckets of `roll` that start inside the query's window, of the view's datasets. */
+function bucketsIn(
+  index: TemporalIndex,
+  roll: RollupSeries | undefined,
+  q: TemporalQuery,
+  ds: ReadonlySet<string> | undefined,
+): Bucket[] {
+  const out: Bucket[] = [];
+  for (let i = 0; roll && i < roll.length; i++) {
+    if (!inWindow(q, roll.start(i))) continue;
+    if (ds && !ds.has(index.datasetId(roll.tpl(i)) ?? "@none")) continue;
+    out.push(roll.bucket(i));
   }
   return out;
 }
@@ -110,15 +147,29 @@ export function renderPicked(
       body[name] = p.idx.map((i) => rowToInstance(index, s, i, ctx, view.sysAttrs));
       return;
     }
-    if (p.idx.length === 0) {
+    const bs = pe.buckets[k];
+    if (p.idx.length === 0 && bs.length === 0) {
       body[name] = view.representation === "temporalValues" ? { type: kindOf(index, s, 0), values: [] } : [];
       return;
     }
     const groups = byDataset(index, s, p);
+    if (view.representation !== "temporalValues") {
+      for (const b of bs) {
+        const ds = index.datasetId(b.tpl);
+        if (!groups.has(ds)) groups.set(ds, { idx: [], times: [] });
+      }
+    }
     const shown = [...groups].map(([ds, g]) =>
       view.representation === "temporalValues"
         ? simplified(index, s, g, ds, ctx)
-        : aggregated(index, s, g, ds, q),
+        : aggregated(
+            index,
+            s,
+            g,
+            bs.filter((b) => index.datasetId(b.tpl) === ds),
+            ds,
+            q,
+          ),
     );
     body[name] = shown.length === 1 ? shown[0] : shown;
   });
@@ -171,40 +222,52 @@ function simplified(
 /**
  * The aggregated representation of one attribute's instances (§4.5.19): per period of `aggrPeriodDuration`
  * from the first instance (or from timeAt when the query has one), `[value, periodStart, periodEnd]` for
- * every method; periods without instances are left out; `PT0S` is one period over the whole range.
+ * every method; periods without instances are left out; `PT0S` is one period over the whole range. The
+ * aggregates that retention kept (`buckets`) count in the period holding their start.
  */
 function aggregated(
   index: TemporalIndex,
   s: Series,
   g: Picked,
+  buckets: Bucket[],
   ds: string | undefined,
   q: TemporalQuery,
 ): Record<string, unknown> {
   const agg = q.aggregate as NonNullable<TemporalQuery["aggregate"]>;
-  const out: Record<string, unknown> = { type: kindOf(index, s, g.idx[0]) };
+  const type = g.idx.length ? kindOf(index, s, g.idx[0]) : String(index.interner.object(buckets[0].tpl).type);
+  const out: Record<string, unknown> = { type };
   if (ds !== undefined) out.datasetId = ds;
   const lists = new Map(agg.methods.map((m) => [m, [] as unknown[]]));
-  const origin = q.timerel === "after" || q.timerel === "between" ? (q.timeAt as number) : g.times[0];
-  const last = q.timerel === "between" ? (q.endTimeAt as number) : g.times[g.times.length - 1] + 1;
+  const first = Math.min(g.times[0] ?? Infinity, buckets[0]?.start ?? Infinity);
+  const newest = Math.max(
+    g.times[g.times.length - 1] ?? -Infinity,
+    buckets[buckets.length - 1]?.start ?? -Infinity,
+  );
+  const origin = q.timerel === "after" || q.timerel === "between" ? (q.timeAt as number) : first;
+  const last = q.timerel === "between" ? (q.endTimeAt as number) : newest + 1;
   const period = agg.periodMs > 0 ? agg.periodMs : Math.max(1, last - origin);
-  let k = 0;
-  while (k < g.idx.length && g.times[k] < origin) k++;
-  while (k < g.idx.length) {
-    const p = Math.floor((g.times[k] - origin) / period);
+  const periods = new Map<number, Accumulator>();
+  const acc = (t: number): Accumulator | undefined => {
+    if (t < origin) return undefined;
+    const p = Math.floor((t - origin) / period);
+    let a = periods.get(p);
+    if (!a) periods.set(p, (a = new Accumulator()));
+    return a;
+  };
+  for (const b of buckets) acc(b.start)?.merge(b);
+  g.idx.forEach((i, k) => {
+    const num = s.num(i);
+    acc(g.times[k])?.add(
+      num,
+      Number.isNaN(num) ? JSON.stringify(index.interner.object(s.rest(i)).value ?? s.rest(i)) : num,
+    );
+  });
+  for (const p of [...periods.keys()].sort((a, b) => a - b)) {
+    const a = periods.get(p) as Accumulator;
     const start = origin + p * period;
-    const end = start + period;
-    const acc = new Accumulator();
-    for (; k < g.idx.length && g.times[k] < end; k++) {
-      const i = g.idx[k];
-      const num = s.num(i);
-      acc.add(
-        num,
-        Number.isNaN(num) ? JSON.stringify(index.interner.object(s.rest(i)).value ?? s.rest(i)) : num,
-      );
-    }
     for (const [m, list] of lists) {
-      const v = acc.value(m);
-      if (v !== undefined) list.push([v, iso(start), iso(end)]);
+      const v = a.value(m);
+      if (v !== undefined) list.push([v, iso(start), iso(start + period)]);
     }
   }
   for (const [m, list] of lists) out[m] = list;

@@ -32,8 +32,12 @@ export class SegmentLedger {
 
   /** Marks the segment holding time `t` of entity `e` changed. */
   touch(tenant: string, e: string, t: number, now = Date.now()): void {
+    this.touchKey(tenant, e, segmentOf(t), now);
+  }
+
+  /** Marks the segment of key `h` changed: an hour's start, or a day graph's key (rollup.ts `dayKey`). */
+  touchKey(tenant: string, e: string, h: number, now = Date.now()): void {
     const hours = this.hours(tenant, e);
-    const h = segmentOf(t);
     const s = hours.get(h);
     if (s) {
       s.v++;

@@ -1,7 +1,9 @@
 import type { GraphStore, GraphWrite } from "../../store/graph-store";
 import type { HistoryRecord } from "./history-record";
 import { SEGMENT_MS, type DirtySegment } from "./segment-ledger";
-import { segmentGraphIri, segmentTriples } from "./segment-graph";
+import { isDayKey } from "./rollup";
+import { DAY_MS } from "./rollup-series";
+import { dayGraphIri, dayTriples, segmentGraphIri, segmentTriples } from "./segment-graph";
 import type { TemporalEntity, TemporalIndex } from "./temporal-index";
 import { WriteBurstDeferral } from "./write-burst-deferral";
 
@@ -169,19 +171,33 @@ export class SegmentSealer {
     const byTenant = new Map<string, DirtySegment[]>();
     for (const d of batch) (byTenant.get(d.tenant) ?? byTenant.set(d.tenant, []).get(d.tenant)!).push(d);
     for (const [tenant, segs] of byTenant) {
-      const writes: GraphWrite[] = segs.map((d) => {
-        const e = this.index.entity(tenant, d.entity);
-        return {
-          graph: segmentGraphIri(d.entity, d.start),
-          triples: e ? segmentTriples(this.index, e, d.start) : null,
-        };
-      });
+      const writes: GraphWrite[] = segs.flatMap((d) => this.writesOf(tenant, d));
       await this.opts.store.commit<HistoryCommitMeta>(tenant, writes, { history: true });
       await Promise.all(
         segs.map((d) => this.opts.record({ op: "seal", t: tenant, e: d.entity, h: d.start, v: d.v })),
       );
     }
     return batch.length;
+  }
+
+  /**
+   * The graph writes of one dirty segment: the hour's graph, or for a day's key ({@link isDayKey}) the
+   * day's aggregate graph together with its 24 hours' graphs as they now are, in one commit, so that a
+   * day folded by retention never shows both its hours and its aggregate, nor neither.
+   */
+  private writesOf(tenant: string, d: DirtySegment): GraphWrite[] {
+    const e = this.index.entity(tenant, d.entity);
+    const hour = (h: number): GraphWrite => ({
+      graph: segmentGraphIri(d.entity, h),
+      triples: e ? segmentTriples(this.index, e, h) : null,
+    });
+    if (!isDayKey(d.start)) return [hour(d.start)];
+    const day = d.start - 1;
+    const out: GraphWrite[] = [
+      { graph: dayGraphIri(d.entity, day), triples: e ? dayTriples(this.index, e, day) : null },
+    ];
+    for (let h = day; h < day + DAY_MS; h += SEGMENT_MS) out.push(hour(h));
+    return out;
   }
 }
 

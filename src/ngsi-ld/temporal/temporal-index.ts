@@ -1,19 +1,12 @@
-import type { HistoryRecord, RowTuple } from "./history-record";
+import type { BucketTuple, HistoryRecord, RowTuple } from "./history-record";
 import { Interner } from "./interner";
+import { dayKey, rollEntity, type RollCounts } from "./rollup";
+import { DAY_MS, RollupSeries, type Bucket } from "./rollup-series";
 import { SegmentLedger, segmentOf } from "./segment-ledger";
 import { Series, type InstanceRow } from "./series";
+import type { TemporalEntity } from "./temporal-entity";
 
-/** The history of one entity: its types and scope as last written, and one series per attribute IRI. */
-export interface TemporalEntity {
-  id: string;
-  /** Expanded type IRIs. */
-  types: string[];
-  scope?: unknown;
-  createdAt: number;
-  modifiedAt: number;
-  /** Attribute IRI -> instances (every datasetId together; the template says which). */
-  attrs: Map<string, Series>;
-}
+export type { TemporalEntity };
 
 /**
  * The in-memory columnar index of the temporal history: per tenant, per entity, per attribute
@@ -33,6 +26,10 @@ export class TemporalIndex {
    */
   private readonly names = new Map<string, string>();
   private readonly typeLists = new Map<string, string[]>();
+  /** Template id of an instance -> template id of its aggregate bucket's shape. */
+  private readonly bucketTemplates = new Map<number, number>();
+  /** What the `roll` records applied so far changed (retention-pass.ts reads the difference). */
+  readonly rolled: RollCounts = { instances: 0, hours: 0, dropped: 0 };
 
   /** A fresh instance number, never handed out before (also after a restart: replay moves it past the log's). */
   newIid(): number {
@@ -81,6 +78,25 @@ export class TemporalIndex {
     if (r.op === "seal") return this.ledger.sealed(r.t, r.e, r.h, r.v);
     if (r.op === "hours") return this.ledger.set(r.t, r.e, r.hs);
     const map = this.tenant(r.t);
+    if (r.op === "roll") {
+      const e = map.get(r.e);
+      if (!e) return;
+      const c = rollEntity(this, r.t, e, r);
+      this.rolled.instances += c.instances;
+      this.rolled.hours += c.hours;
+      this.rolled.dropped += c.dropped;
+      if (e.attrs.size === 0 && !e.rollups?.size) map.delete(r.e);
+      return;
+    }
+    if (r.op === "aggs") {
+      const e = map.get(r.e);
+      if (!e) return;
+      e.rollups ??= new Map();
+      const roll = new RollupSeries();
+      for (const b of r.b) roll.add(this.fromTuple(b));
+      e.rollups.set(this.name(r.a), roll);
+      return;
+    }
     if (r.op === "put") {
       let e = map.get(r.e);
       if (!e)
@@ -109,8 +125,14 @@ export class TemporalIndex {
     if (!e) return;
     if (r.op === "delEntity") {
       for (const s of e.attrs.values()) this.touchRows(r.t, r.e, s, 0, s.length);
+      for (const roll of e.rollups?.values() ?? []) this.touchBuckets(r.t, r.e, roll);
       map.delete(r.e);
       return;
+    }
+    if (r.op === "delAttr" && r.all) {
+      const roll = e.rollups?.get(r.a);
+      if (roll) this.touchBuckets(r.t, r.e, roll);
+      e.rollups?.delete(r.a);
     }
     const s = e.attrs.get(r.a);
     if (!s) return;
@@ -154,6 +176,11 @@ export class TemporalIndex {
     return this.tenants.get(tenant)?.get(id);
   }
 
+  /** The tenants with a history. */
+  tenantNames(): string[] {
+    return [...this.tenants.keys()];
+  }
+
   /** Every entity of `tenant` with a history. */
   entities(tenant: string): IterableIterator<TemporalEntity> {
     return this.tenant(tenant).values();
@@ -188,6 +215,11 @@ export class TemporalIndex {
         for (const [a, s] of e.attrs) for (let i = 0; i < s.length; i++) r.push(this.tuple(a, s, i));
         yield { op: "put", t, e: e.id, ty: e.types, sc: e.scope, at: e.createdAt, r };
         if (e.modifiedAt !== e.createdAt) yield { op: "put", t, e: e.id, at: e.modifiedAt, r: [] };
+        for (const [a, roll] of e.rollups ?? []) {
+          const b: BucketTuple[] = [];
+          for (let i = 0; i < roll.length; i++) b.push(this.toTuple(roll.bucket(i)));
+          yield { op: "aggs", t, e: e.id, a, b };
+        }
         yield { op: "hours", t, e: e.id, hs: this.ledger.of(t, e.id) };
       }
     }
@@ -197,26 +229,58 @@ export class TemporalIndex {
     }
   }
 
-  /** Retention: drops every instance whose time is before `t`, and entities left without history. */
-  dropBefore(t: number): number {
-    let n = 0;
-    for (const [tenant, map] of this.tenants) {
-      for (const [id, e] of map) {
-        for (const [a, s] of e.attrs) {
-          this.touchRows(tenant, id, s, 0, s.lowerBound(t));
-          n += s.dropBefore(t);
-          if (s.length === 0) e.attrs.delete(a);
-        }
-        if (e.attrs.size === 0 && e.modifiedAt < t) map.delete(id);
-      }
+  /**
+   * The template id of the shape of an aggregate bucket of instances with template `rest`: its `type`,
+   * `datasetId` and `unitCode` (the value and sub-attributes are what the bucket aggregates away).
+   */
+  bucketTemplate(rest: number): number {
+    let id = this.bucketTemplates.get(rest);
+    if (id === undefined) {
+      const o = this.interner.object(rest);
+      const shape: Record<string, unknown> = { type: o.type ?? "Property" };
+      if (o.datasetId !== undefined) shape.datasetId = o.datasetId;
+      if (o.unitCode !== undefined) shape.unitCode = o.unitCode;
+      this.bucketTemplates.set(rest, (id = this.interner.id(JSON.stringify(shape))));
     }
-    return n;
+    return id;
+  }
+
+  private toTuple(b: Bucket): BucketTuple {
+    const nums = b.numbers > 0;
+    return [
+      b.start,
+      b.len,
+      b.count,
+      b.numbers,
+      b.sum,
+      b.sumsq,
+      nums ? b.min : null,
+      nums ? b.max : null,
+      b.distinct,
+      this.interner.text(b.tpl),
+    ];
+  }
+
+  private fromTuple(t: BucketTuple): Bucket {
+    return {
+      start: t[0],
+      len: t[1],
+      count: t[2],
+      numbers: t[3],
+      sum: t[4],
+      sumsq: t[5],
+      min: t[6] ?? Infinity,
+      max: t[7] ?? -Infinity,
+      distinct: t[8],
+      tpl: this.interner.id(t[9]),
+    };
   }
 
   /** Instances held and bytes of their arrays. */
-  stats(): { entities: number; instances: number; bytes: number; templates: number } {
+  stats(): { entities: number; instances: number; buckets: number; bytes: number; templates: number } {
     let entities = 0;
     let instances = 0;
+    let buckets = 0;
     let bytes = 0;
     for (const map of this.tenants.values()) {
       entities += map.size;
@@ -225,9 +289,13 @@ export class TemporalIndex {
           instances += s.length;
           bytes += s.bytes();
         }
+        for (const r of e.rollups?.values() ?? []) {
+          buckets += r.length;
+          bytes += r.bytes();
+        }
       }
     }
-    return { entities, instances, bytes, templates: this.interner.size };
+    return { entities, instances, buckets, bytes, templates: this.interner.size };
   }
 
   private name(iri: string): string {
@@ -252,6 +320,13 @@ export class TemporalIndex {
       if (h === last) continue;
       this.ledger.touch(tenant, e, h);
       last = h;
+    }
+  }
+
+  /** Touches the hour or day graph of every bucket of `roll`. */
+  private touchBuckets(tenant: string, e: string, roll: RollupSeries): void {
+    for (let i = 0; i < roll.length; i++) {
+      this.ledger.touchKey(tenant, e, roll.len(i) === DAY_MS ? dayKey(roll.start(i)) : roll.start(i));
     }
   }
 

@@ -8,6 +8,7 @@ import { deletedValueOf, valueMemberOf } from "../model/attribute-kinds";
 import type { AttributeInstance } from "../model/normalize-attribute";
 import type { HistoryRecord, RowTuple } from "./history-record";
 import { instanceNumber, instanceToTuple, rowToInstance } from "./instance-codec";
+import { RetentionPass, type RetentionWindows } from "./retention-pass";
 import { SegmentSealer } from "./segment-sealer";
 import { TemporalIndex } from "./temporal-index";
 
@@ -15,8 +16,13 @@ import { TemporalIndex } from "./temporal-index";
 export interface TemporalOptions {
   /** Folder of the history log (`<DATA_DIR>/history`). */
   dir: string;
-  /** Instances older than this (ms) leave memory and disk; 0 = keep everything (`TEMPORAL_RETENTION`). */
-  retentionMs: number;
+  /**
+   * How long raw instances, hourly aggregates and anything at all are kept (ms; 0 = for ever): see
+   * {@link RetentionPass}. Omitted: everything is kept raw.
+   */
+  retention?: RetentionWindows;
+  /** How often the retention pass runs (ms; `TEMPORAL_RETENTION_INTERVAL_MS`, default 10 minutes). */
+  retentionEveryMs?: number;
   /** Log bytes that trigger a compaction. */
   compactBytes: number;
   /** The graph the history is sealed into (hourly segments, see SegmentSealer); none = log and index only. */
@@ -40,11 +46,13 @@ export interface TemporalOptions {
  * every write goes to the in-memory {@link TemporalIndex} and the durable {@link HistoryLog}, and
  * resolves once it is on disk. Writes through the normal API arrive through {@link recordChange}, which
  * the entity repository awaits after each commit, so one acknowledged entity write is one acknowledged
- * history write. Retention drops old instances from memory and, at the next compaction, from disk. The
- * {@link SegmentSealer} copies closed hours into the graph (for SPARQL), and drops them there too.
+ * history write. The {@link RetentionPass} folds old instances into hourly then daily aggregates (and drops
+ * what is past the total window), in memory and, at the compaction that follows, on disk. The
+ * {@link SegmentSealer} copies closed hours (and aggregated days) into the graph for SPARQL.
  */
 export class TemporalService {
-  private timer: NodeJS.Timeout | undefined;
+  /** The retention pass, when any window is set. */
+  readonly retention: RetentionPass | undefined;
   private sealer: SegmentSealer | undefined;
   /** Epoch ms of the latest history write that is not the sealer's own bookkeeping. */
   private lastWriteAt = 0;
@@ -54,7 +62,18 @@ export class TemporalService {
     readonly index: TemporalIndex,
     private readonly log: HistoryLog<HistoryRecord>,
     private readonly opts: TemporalOptions,
-  ) {}
+  ) {
+    const w = opts.retention;
+    if (w && (w.rawMs > 0 || w.hourlyMs > 0 || w.totalMs > 0)) {
+      this.retention = new RetentionPass(index, {
+        windows: w,
+        record: (r) => this.write(r),
+        changed: () => void this.compact(),
+        everyMs: opts.retentionEveryMs ?? 600_000,
+        log: opts.log,
+      });
+    }
+  }
 
   /**
    * Opens the history log, rebuilds the index from it, applies retention and starts its timer; with
@@ -67,11 +86,7 @@ export class TemporalService {
     const svc = new TemporalService(index, log, opts);
     opts.log?.("info", "temporal history ready", { ...scan, ...index.stats(), unsealed: index.ledger.size });
     if (opts.graph) svc.attachGraph(opts.graph);
-    if (opts.retentionMs > 0) {
-      svc.applyRetention();
-      svc.timer = setInterval(() => svc.applyRetention(), Math.min(opts.retentionMs / 4, 600_000));
-      svc.timer.unref();
-    }
+    svc.retention?.start();
     return svc;
   }
 
@@ -131,17 +146,6 @@ export class TemporalService {
     this.changeListeners.push(l);
   }
 
-  /** Retention (`TEMPORAL_RETENTION`): drops instances older than the window, then compacts the log. */
-  applyRetention(now = Date.now()): number {
-    const n = this.index.dropBefore(now - this.opts.retentionMs);
-    if (n > 0) {
-      for (const l of this.changeListeners) l();
-      this.opts.log?.("info", "temporal retention dropped instances", { instances: n });
-      this.compact();
-    }
-    return n;
-  }
-
   /** Rewrites the log as the current state (drops what retention and deletions removed). */
   compact(): Promise<void> {
     return this.log.compact(this.index.snapshot()).catch((e: Error) => {
@@ -155,7 +159,7 @@ export class TemporalService {
   }
 
   private async write(r: HistoryRecord): Promise<void> {
-    if (r.op !== "seal" && r.op !== "hours") this.lastWriteAt = Date.now();
+    if (r.op !== "seal" && r.op !== "hours" && r.op !== "roll") this.lastWriteAt = Date.now();
     this.index.apply(r); // before the append: a compaction snapshot taken meanwhile must include it
     if (r.op !== "seal" && r.op !== "hours")
       for (const l of this.changeListeners) l({ tenant: r.t, entityId: r.e });
@@ -386,9 +390,10 @@ export class TemporalService {
     return e;
   }
 
-  /** Stops the retention timer, seals every dirty hour, finishes a compaction and closes the log. */
+  /** Stops the retention pass, seals every dirty hour, finishes a compaction and closes the log. */
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.retention?.stop();
+    await this.retention?.idle();
     await this.sealer?.close();
     await this.log.close();
   }

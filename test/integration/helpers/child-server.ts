@@ -18,7 +18,8 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts the service as a child process (its own process, as in production: nothing of the test's
- * heap or event loop is shared) and waits until /health answers 200. Defaults: no seed, no feed.
+ * heap or event loop is shared) and waits until /health answers 200. Defaults: no seed, no feed, the
+ * temporal history kept raw.
  */
 export async function startServer(
   dataDir: string,
@@ -37,6 +38,9 @@ export async function startServer(
       AUTH: "off",
       // tests' receivers listen on 127.0.0.1
       OUTBOUND_ALLOW_LOOPBACK: "on",
+      // tests write histories dated years ago: kept raw unless a test sets the retention windows
+      TEMPORAL_RAW_RETENTION: "0",
+      TEMPORAL_HOURLY_RETENTION: "0",
       ...env,
     },
     stdio: ["ignore", "ignore", "pipe"],

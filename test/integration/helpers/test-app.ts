@@ -12,7 +12,10 @@ export interface TestApp extends RunningApp {
   destroy(): Promise<void>;
 }
 
-/** Starts the app in process (real store, real HTTP) with test defaults: no seed, no feed, quiet logs, AUTH=off. */
+/**
+ * Starts the app in process (real store, real HTTP) with test defaults: no seed, no feed, quiet logs, AUTH=off,
+ * the temporal history kept raw.
+ */
 export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-test-"));
   const config = loadConfig({
@@ -25,6 +28,9 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     AUTH: "off",
     // tests' receivers and context servers listen on 127.0.0.1
     OUTBOUND_ALLOW_LOOPBACK: "on",
+    // tests write histories dated years ago: kept raw unless a test sets the retention windows
+    TEMPORAL_RAW_RETENTION: "0",
+    TEMPORAL_HOURLY_RETENTION: "0",
     ...env,
   });
   const app = await startApp(config, createLogger(config.server.logLevel));

@@ -57,7 +57,7 @@ describe("temporal: segment ledger and segment graph", () => {
     expect(dirty(copy)).to.deep.equal([[H + SEGMENT_MS, 2]]);
     copy.apply({ op: "seal", t: "", e: "urn:e:1", h: H + SEGMENT_MS, v: 2 });
     expect(dirty(copy)).to.deep.equal([]);
-    copy.dropBefore(H + SEGMENT_MS);
+    copy.apply({ op: "roll", t: "", e: "urn:e:1", raw: 0, hour: 0, drop: H + SEGMENT_MS });
     expect(dirty(copy)).to.deep.equal([[H, 1]]);
     expect(segmentTriples(copy, copy.entity("", "urn:e:1")!, H)).to.equal(null);
   });
