@@ -234,6 +234,11 @@ describe("SPARQL endpoint /sparql (interface spec §4.10; SPARQL 1.1 Protocol)",
     const bad = await sparql("SELECT ?x WHERE { ?x ");
     expect(bad.status).to.equal(400);
     expect((bad.body as { detail: string }).detail).to.match(/SPARQL query refused: error at 1:\d+/);
+    const formless = await sparql(`${" ".repeat(40)}{`);
+    expect(formless.status).to.equal(400);
+    expect((formless.body as { detail: string }).detail).to.contain(
+      "must be a SELECT, ASK, CONSTRUCT or DESCRIBE",
+    );
     const upd = await sparql("INSERT DATA { <urn:a> <urn:b> <urn:c> }");
     expect(upd.status).to.equal(400);
     expect((upd.body as { detail: string }).detail).to.contain("SPARQL Update is not accepted");

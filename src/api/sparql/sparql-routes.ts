@@ -1,6 +1,6 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { AppError } from "../../errors";
+import { AppError, badRequest } from "../../errors";
 import { negotiateFormat, queryFormOf, GRAPH_FORMATS, SOLUTION_FORMATS } from "../../rdf/sparql-results";
 import type { ReplicaAnswer, ReplicaQuery } from "../../store/replica/replica-protocol";
 import { tenantOf } from "../http/tenant";
@@ -52,6 +52,10 @@ export function registerSparqlRoutes(
     });
     const form = queryFormOf(sparql);
     if (form === "UPDATE") throw updateRefused();
+    // no query form: refused here, without waiting for the replica the parser would run on
+    if (form === "UNKNOWN") {
+      throw badRequest("SPARQL query refused: it must be a SELECT, ASK, CONSTRUCT or DESCRIBE query");
+    }
     const format = negotiateFormat(form, ctx.get("Accept"));
     if (!format) {
       const offered = (form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS).map(
