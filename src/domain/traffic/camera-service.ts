@@ -1,5 +1,6 @@
 import { notFound } from "../../errors";
 import type { HistoryReader } from "./history-reader";
+import type { HistoryVersions } from "./history-versions";
 import type { Camera, CameraStatBucket, CameraStatus, FlowObservation } from "./models";
 import type { TrafficProjection } from "./traffic-projection";
 
@@ -42,10 +43,14 @@ export interface CameraDetailStats {
  * with statistics from the temporal history, statistics by hour/day/week.
  */
 export class CameraService {
+  /** detailStats per flow entity, kept while its history and the minute are the same. */
+  private readonly statsMemo = new Map<string, { key: string; stats: CameraDetailStats }>();
+
   constructor(
     private readonly projection: TrafficProjection,
     private readonly history: HistoryReader,
     private readonly now: () => number = Date.now,
+    private readonly versions?: HistoryVersions,
   ) {}
 
   /** The effective status (decisions.md): `error` as stored; an `active` camera silent for 15 min is `inactive`. */
@@ -90,6 +95,17 @@ export class CameraService {
     const now = this.now();
     const flowId = this.projection.flowEntities.get(cameraId);
     if (!flowId) return { uptime24h: 0, detectionsToday: 0, avgVehicleCount: 0 };
+    if (!this.versions) return this.computeStats(flowId, now);
+    // a new observation changes the version at once; the 24 h window slides by the minute
+    const key = `${this.versions.of(flowId)}|${Math.floor(now / 60_000)}`;
+    const hit = this.statsMemo.get(flowId);
+    if (hit?.key === key) return hit.stats;
+    const stats = this.computeStats(flowId, now);
+    this.statsMemo.set(flowId, { key, stats });
+    return stats;
+  }
+
+  private computeStats(flowId: string, now: number): CameraDetailStats {
     const slots = new Set<number>();
     let day = 0;
     this.history.forEach(flowId, "intensity", now - DAY, now + 1, (t, v) => {

@@ -73,7 +73,8 @@ export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
     }
     await deps.entities.merge(TRAFFIC_TENANT, entityId, patch, deps.traffic);
   };
-  const cameras = new CameraService(projection, history, now);
+  const historyVersions = new HistoryVersions();
+  const cameras = new CameraService(projection, history, now, historyVersions);
   const alerts = new AlertLog();
   const accidents = new AccidentService(projection, history, writeStatus, alerts, now);
   return {
@@ -86,7 +87,7 @@ export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
     projection,
     rollup,
     history,
-    historyVersions: new HistoryVersions(),
+    historyVersions,
     alerts,
     apply: (e) => feed.apply(e),
     load: async () => {
