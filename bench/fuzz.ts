@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   const width = num("BENCH_FUZZ_CONCURRENCY", 8);
   const started = new Date().toISOString();
   const dataDir = freshDataDir();
-  const { child } = await startServer({ dataDir });
+  const { child } = await startServer({ dataDir, env: { OUTBOUND_ALLOW_LOOPBACK: "off" } });
   const base = child.url;
   const rows: Row[] = [];
   const run: Record<string, unknown> = { started, machine: machineFacts(), total, width };

@@ -61,6 +61,8 @@ export async function startServer(o: ServerOptions): Promise<StartedServer> {
       FEED: "off",
       LOG_LEVEL: o.logLevel ?? "warn",
       AUTH: "off",
+      // the benches' receivers (webhooks, notification endpoints, context sources) listen on loopback
+      OUTBOUND_ALLOW_LOOPBACK: "on",
       ...o.env,
     },
   });
