@@ -64,11 +64,23 @@ async function send(path: string, o: RequestOptions): Promise<Response> {
     headers["Content-Type"] = "application/json";
   } else if (o.contentType) headers["Content-Type"] = o.contentType;
   try {
-    return await fetch(path, { method: o.method ?? "GET", headers, body, signal: o.signal });
+    return await fetch(path, { method: o.method ?? "GET", headers, body, signal: callSignal(o.signal) });
   } catch (e) {
     if ((e as Error).name === "AbortError") throw new ApiError("Cancelled.", 0, "CANCELLED");
     throw new ApiError("The service cannot be reached: check the network connection.", 0, "NETWORK");
   }
+}
+
+/** The call's own signal joined with the session's: a log out cancels what is still in flight. */
+function callSignal(own: AbortSignal | undefined): AbortSignal {
+  const ended = session.signal();
+  if (!own) return ended;
+  const both = new AbortController();
+  const stop = () => both.abort();
+  if (own.aborted || ended.aborted) stop();
+  own.addEventListener("abort", stop, { once: true });
+  ended.addEventListener("abort", stop, { once: true });
+  return both.signal;
 }
 
 /** Words for a failed answer: REST `{error: {message}}`, NGSI-LD ProblemDetails, or the status. */

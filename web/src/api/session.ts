@@ -20,6 +20,8 @@ class Session {
   private refreshToken?: string;
   private user?: { name: string; role: Role };
   private authRequired = true;
+  /** Ends the calls still in flight when the session ends (their late 401s would reach the next user). */
+  private calls = new AbortController();
   private readonly listeners: ((notice: string) => void)[] = [];
 
   /** Whether the service asks for tokens (from the page's configuration). */
@@ -29,6 +31,11 @@ class Session {
 
   token(): string | undefined {
     return this.access;
+  }
+
+  /** Aborted when this session ends: every call made with its token listens to it. */
+  signal(): AbortSignal {
+    return this.calls.signal;
   }
 
   /** The user shown in the header; "authentication off" when the service asks for none. */
@@ -95,6 +102,8 @@ class Session {
   expired(notice = "Your session ended: please log in again."): void {
     if (!this.authRequired) return;
     this.access = this.refreshToken = this.user = undefined;
+    this.calls.abort();
+    this.calls = new AbortController();
     for (const l of this.listeners) l(notice);
   }
 
