@@ -1,3 +1,4 @@
+import { hoursAhead } from "../rest/json-schema";
 import type { TrafficDomain } from "../../domain/traffic";
 import type { RouteSpec } from "../rest/schema-route";
 import { latLon, period } from "./params";
@@ -28,13 +29,7 @@ export function environmentRoutes(d: TrafficDomain): RouteSpec[] {
       query: {
         type: "object",
         properties: {
-          hours: {
-            type: "integer",
-            minimum: 1,
-            maximum: 168,
-            default: 24,
-            description: "Hours ahead (max 168)",
-          },
+          hours: hoursAhead(168),
           location: Q.location,
         },
       },

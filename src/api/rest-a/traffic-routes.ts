@@ -1,3 +1,4 @@
+import { hoursAhead } from "../rest/json-schema";
 import type { TrafficDomain } from "../../domain/traffic";
 import type { RouteSpec } from "../rest/schema-route";
 import { CONGESTION_ZONES, FORECAST, Q, REALTIME } from "./schemas";
@@ -52,13 +53,7 @@ export function trafficRoutes(d: TrafficDomain): RouteSpec[] {
         required: ["zone_id"],
         properties: {
           zone_id: { ...Q.district, description: "Zone id (or name)" },
-          hours: {
-            type: "integer",
-            minimum: 1,
-            maximum: 72,
-            default: 24,
-            description: "Hours ahead (max 72)",
-          },
+          hours: hoursAhead(72),
         },
       },
       response: FORECAST,

@@ -1,3 +1,4 @@
+import { hoursAhead } from "../rest/json-schema";
 import { estimateUvIndex } from "../../domain/traffic/uv-index";
 import { nearest } from "../../domain/traffic/geo-distance";
 import { CITY_CENTRE } from "../../domain/traffic";
@@ -42,13 +43,7 @@ export function environmentRoutes(b: RestBDeps): RouteSpec[] {
       query: {
         type: "object",
         properties: {
-          hours: {
-            type: "integer",
-            minimum: 1,
-            maximum: 168,
-            default: 24,
-            description: "Hours ahead (max 168)",
-          },
+          hours: hoursAhead(168),
           location: Q.latLon,
         },
       },

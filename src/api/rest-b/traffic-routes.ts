@@ -1,3 +1,4 @@
+import { hoursAhead } from "../rest/json-schema";
 import { areaCongestionIndex } from "../../domain/traffic/b-extras";
 import {
   FLOW_INTERVALS,
@@ -57,13 +58,7 @@ export function trafficRoutes(b: RestBDeps): RouteSpec[] {
         required: ["zone_id"],
         properties: {
           zone_id: { ...Q.district, description: "Zone id or name" },
-          hours: {
-            type: "integer",
-            minimum: 1,
-            maximum: 72,
-            default: 24,
-            description: "Hours ahead (max 72)",
-          },
+          hours: hoursAhead(72),
         },
       },
       response: FORECAST,

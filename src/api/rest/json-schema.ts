@@ -38,3 +38,12 @@ export const input = (properties: Record<string, JsonSchema>, required: string[]
   required,
   properties,
 });
+
+/** The `hours` query parameter of a forecast: 1 to `max` hours ahead, default 24 (interface spec §4.4, §4.5, §8). */
+export const hoursAhead = (max: number): JsonSchema => ({
+  type: "integer",
+  minimum: 1,
+  maximum: max,
+  default: 24,
+  description: `Hours ahead (max ${max})`,
+});
