@@ -15,7 +15,10 @@ export interface ContextParts {
   responses: ResponseCache;
   /** Rendered entity texts for query answers; cleared when a context changes. */
   rendered: RenderedEntityCache;
-  /** The compiled context of an @context value (undefined = core only). */
+  /**
+   * The compiled context of an @context value (undefined = core only) for the broker's own use (stored
+   * subscriptions, the domain): not counted as a use of the @contexts it names.
+   */
   compile(value: unknown): ReturnType<ContextService["compiled"]>;
 }
 
@@ -39,5 +42,5 @@ export async function openContexts(config: Config, outbound: OutboundPolicy): Pr
   });
   await registry.init();
   await contexts.init();
-  return { registry, contexts, responses, rendered, compile: (v) => contexts.compiled(v) };
+  return { registry, contexts, responses, rendered, compile: (v) => contexts.compiled(v, undefined, false) };
 }

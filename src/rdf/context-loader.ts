@@ -18,6 +18,8 @@ export type ContextSource = "local" | "project" | "preload" | "disk" | "network"
 export interface LocalContextSource {
   /** The document for `url`, or undefined when this source does not know it. */
   resolveLocal(url: string): ContextDocument | undefined;
+  /** True when `ref`, a root-relative path, is where this source's document is served. */
+  isLocalReference?(ref: string): boolean;
 }
 
 /** Options of {@link ContextLoader}. */
@@ -87,6 +89,11 @@ export class ContextLoader {
   /** Adds a source consulted before all others (see {@link LocalContextSource}). */
   addLocalSource(source: LocalContextSource): void {
     this.locals.push(source);
+  }
+
+  /** True when a local source serves a document at the root-relative path `ref`. */
+  isLocalReference(ref: string): boolean {
+    return this.locals.some((l) => l.isLocalReference?.(ref) === true);
   }
 
   /** The parsed document (`{"@context": ...}`) behind `url`. */

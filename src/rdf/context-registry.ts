@@ -89,16 +89,39 @@ export class ContextRegistry implements LocalContextSource, ContextUsageRecorder
     return `${this.apiPrefix}/jsonldContexts/${localId}`;
   }
 
-  /** Add @context (§5.13.2): stores a Hosted @context; returns its localId and Location path. */
+  /**
+   * Add @context (§5.13.2): stores a Hosted @context; returns its localId and Location path. The URLs
+   * it names are fetched first and kept as Cached @contexts. One that cannot be fetched now does not
+   * fail the request (the @context is stored as the client gave it, ETSI test 050_01_02); it is fetched
+   * again when a request uses the Hosted @context, which fails then with LdContextNotAvailable.
+   */
   async addHosted(tenant: string, body: unknown): Promise<{ localId: string; location: string }> {
     const document = checkAddContextBody(body);
+    await this.cacheReferences(tenant, document["@context"]);
     return this.addStored(tenant, "Hosted", document);
   }
 
-  /** Stores an ImplicitlyCreated @context (§5.13.1, for a subscription's array @context). */
+  /**
+   * Stores an ImplicitlyCreated @context (§5.13.1): the array or object @context a subscription was
+   * made with, stored so that its `jsonldContext` can name it by URL.
+   */
   async addImplicit(tenant: string, context: unknown): Promise<{ localId: string; location: string }> {
     checkStorableContext(context);
     return this.addStored(tenant, "ImplicitlyCreated", { "@context": context });
+  }
+
+  /** True when `url` names an ImplicitlyCreated @context of `tenant`. */
+  isImplicit(tenant: string, url: string): boolean {
+    const e = this.hostedAt(url);
+    return e?.kind === "ImplicitlyCreated" && e.tenant === tenant;
+  }
+
+  /** Deletes the ImplicitlyCreated @context of `tenant` at `url` (when its subscription goes); else nothing. */
+  async removeImplicit(tenant: string, url: string): Promise<void> {
+    const e = this.hostedAt(url);
+    if (e?.kind !== "ImplicitlyCreated" || e.tenant !== tenant) return;
+    await this.drop(e);
+    this.changed();
   }
 
   private async addStored(tenant: string, kind: StoredContext["kind"], document: ContextDocument) {
@@ -176,17 +199,20 @@ export class ContextRegistry implements LocalContextSource, ContextUsageRecorder
       this.cached.delete(f.cached.url);
       await this.loader.evict(f.cached.url);
     } else if (f.hosted) {
-      await this.store.remove(f.hosted.localId);
-      this.hosted.delete(f.hosted.localId);
-      this.hostedUsage.delete(f.hosted.localId);
+      await this.drop(f.hosted);
     }
     this.changed();
   }
 
   /** {@link LocalContextSource}: a hosted document by its URL (any host, any tenant). */
   resolveLocal(url: string): ContextDocument | undefined {
-    const m = HOSTED_TAIL.exec(url.split(/[?#]/)[0]);
-    return m ? this.hosted.get(m[1])?.document : undefined;
+    return this.hostedAt(url)?.document;
+  }
+
+  /** {@link LocalContextSource}: true for the exact path where a stored @context is served. */
+  isLocalReference(ref: string): boolean {
+    const m = HOSTED_TAIL.exec(ref);
+    return m !== null && ref === this.pathOf(m[1]) && this.hosted.has(m[1]);
   }
 
   /** {@link ContextUsageRecorder}: one use of `url` by a request of `tenant`. */
@@ -209,6 +235,29 @@ export class ContextRegistry implements LocalContextSource, ContextUsageRecorder
       return false;
     }
     return c.tenants.has(tenant);
+  }
+
+  /** The stored entry a URL (or path) ending in `/jsonldContexts/<localId>` names. */
+  private hostedAt(url: string): StoredContext | undefined {
+    const m = HOSTED_TAIL.exec(url.split(/[?#]/)[0]);
+    return m ? this.hosted.get(m[1]) : undefined;
+  }
+
+  private async drop(e: StoredContext): Promise<void> {
+    await this.store.remove(e.localId);
+    this.hosted.delete(e.localId);
+    this.hostedUsage.delete(e.localId);
+  }
+
+  /** Fetches the URLs an added @context names (not the core one, not this broker's own) as Cached; failures are left out. */
+  private async cacheReferences(tenant: string, value: unknown): Promise<void> {
+    const urls = (Array.isArray(value) ? value : [value]).filter(
+      (v): v is string => typeof v === "string" && !isCoreContextUrl(v) && !this.hostedAt(v),
+    );
+    const loads = await Promise.allSettled(urls.map((url) => this.loader.load(url)));
+    urls.forEach((url, i) => {
+      if (loads[i].status === "fulfilled") this.cachedEntry(url).tenants.add(tenant);
+    });
   }
 
   private find(tenant: string, id: string): Found | undefined {

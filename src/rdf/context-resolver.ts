@@ -6,6 +6,11 @@ import { isJsonObject } from "./context-document";
 /** What the resolver needs from a loader. */
 export interface ContextDocumentLoader {
   load(url: string): Promise<ContextDocument>;
+  /**
+   * True when `ref`, a root-relative path, names an @context this broker hosts (the Location path of a
+   * Hosted @context): JSON-LD resolves it against the request's URL, that is against this broker.
+   */
+  isLocalReference?(ref: string): boolean;
 }
 
 /** Options of {@link resolveContext}. */
@@ -45,7 +50,10 @@ export function isAbsoluteUrl(s: string): boolean {
  * last). Every reference to a core-context URL, at any depth, is therefore dropped from its place
  * and the core context object is appended once at the end.
  *
- * Invalid values (numbers, booleans, relative URLs, nested arrays, too deep, cycles) throw
+ * A relative reference is refused, except the path under which this broker serves one of its own
+ * @contexts (see {@link ContextDocumentLoader.isLocalReference}), which it loads from its store.
+ *
+ * Invalid values (numbers, booleans, other relative URLs, nested arrays, too deep, cycles) throw
  * BadRequestData (400); unreachable contexts throw LdContextNotAvailable (503) from the loader.
  */
 export async function resolveContext(
@@ -95,7 +103,8 @@ async function flatten(
   if (typeof value !== "string") {
     throw bad(`@context entries must be URLs or objects, got ${typeof value}`, { value });
   }
-  if (!isAbsoluteUrl(value)) throw bad(`@context URL must be absolute: "${value}"`, { value });
+  if (!isAbsoluteUrl(value) && !isOwnPath(value, loader))
+    throw bad(`@context URL must be absolute: "${value}"`, { value });
   state.onUrl?.(value);
   if (isCoreContextUrl(value)) return;
   if (chain.includes(value)) throw bad(`@context ${value} includes itself`, { chain: [...chain, value] });
@@ -103,4 +112,9 @@ async function flatten(
     throw bad(`@context nesting deeper than ${state.maxDepth}`, { url: value });
   const doc = await loader.load(value);
   await flatten(doc["@context"], loader, out, [...chain, value], state, true);
+}
+
+/** A root-relative path (not `//host/...`) that names one of this broker's own @contexts. */
+function isOwnPath(ref: string, loader: ContextDocumentLoader): boolean {
+  return ref.startsWith("/") && !ref.startsWith("//") && loader.isLocalReference?.(ref) === true;
 }

@@ -67,13 +67,15 @@ export class ContextService {
   /**
    * The compiled context of an @context value: a URL, an object, or an array of both. `tenant` is the
    * tenant of the request that uses it (the fetched @contexts are listed to that tenant only).
+   * `countUse` false compiles without counting a use (numberOfHits): for the broker's own compilations
+   * of stored @contexts (a subscription's, the domain's), which no request sent.
    */
-  async compiled(value: unknown, tenant?: string): Promise<CompiledContext> {
+  async compiled(value: unknown, tenant?: string, countUse = true): Promise<CompiledContext> {
     if (value === undefined) return this.default();
     const key = canonicalKey(value);
     const hit = this.lru.get(key);
     if (hit) {
-      this.record(hit.urls, tenant);
+      if (countUse) this.record(hit.urls, tenant);
       return hit.compiled;
     }
     let job = this.pending.get(key);
@@ -83,7 +85,7 @@ export class ContextService {
     }
     const entry = await job;
     this.lru.set(key, entry);
-    this.record(entry.urls, tenant);
+    if (countUse) this.record(entry.urls, tenant);
     return entry.compiled;
   }
 

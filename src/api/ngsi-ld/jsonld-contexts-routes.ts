@@ -3,6 +3,7 @@ import type { Context } from "koa";
 import { AppError } from "../../errors";
 import { CONTEXT_KINDS, type ContextKind } from "../../rdf/context-info";
 import type { ContextRegistry } from "../../rdf/context-registry";
+import { serverOrigin } from "../http/server-origin";
 
 /** A boolean query flag (`details`, `reload`): absent = false; only "true"/"false" accepted (§6.3.x → 400). */
 function flag(ctx: Context, name: string): boolean {
@@ -39,13 +40,6 @@ function tenantOf(ctx: Context): string {
  * `contextId` is a localId or (Cached) the original URL, percent-encoded. Errors are thrown as
  * AppError for the app's error middleware. Expects the parsed JSON body in `ctx.state.body`.
  */
-/**
- * This server's origin as the client reached it: scheme and Host header (Koa's `ctx.origin` is not used:
- * in this Koa it reads the request's Origin header, which a browser sets to the page's origin and other
- * clients leave out, giving "null").
- */
-const serverOrigin = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
-
 export function registerJsonLdContextRoutes(router: Router, registry: ContextRegistry): void {
   router.get("/jsonldContexts", (ctx) => {
     const details = flag(ctx, "details");

@@ -7,6 +7,7 @@ import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
 import type { ContextCompiler, SubscriptionService } from "../../ngsi-ld/subscriptions/subscription-service";
 import { subscriptionView } from "../../ngsi-ld/subscriptions/subscription-view";
 import type { SubscriptionRecord } from "../../ngsi-ld/subscriptions/subscription";
+import { type ImplicitContexts, withImplicitContext } from "./implicit-context";
 import { negotiate, sendNgsi } from "./negotiate";
 import { ngsiState } from "./ngsi-state";
 import { intParam, optionsParam, param } from "./query-params";
@@ -33,7 +34,9 @@ function bodyOf(ctx: Context): unknown {
  * (204) /subscriptions/{subscriptionId}. With `base` "/csourceSubscriptions" the same routes serve
  * context source registration subscriptions (§6.12, §6.13), which have the same data type (§5.2.12).
  * A subscription belongs to the principal that created it: admins see and change every one, anyone else
- * only their own, and another's id answers 404 as an unknown one would.
+ * only their own, and another's id answers 404 as an unknown one would. With `implicit`, a subscription
+ * made with an array or object @context gets an ImplicitlyCreated @context as its `jsonldContext`
+ * (implicit-context.ts), deleted with it unless another subscription of the tenant names it.
  */
 export function registerSubscriptionRoutes(
   router: Router,
@@ -41,7 +44,15 @@ export function registerSubscriptionRoutes(
   compile: ContextCompiler,
   maxLimit: number,
   base = "/subscriptions",
+  implicit?: ImplicitContexts,
 ): void {
+  /** Deletes an ImplicitlyCreated @context no subscription of the tenant names any more. */
+  const release = async (tenant: string, url: string | undefined) => {
+    if (!implicit || url === undefined) return;
+    if (subs.list(tenant).some((r) => r.sub.jsonldContext === url)) return;
+    await implicit.removeImplicit(tenant, url);
+  };
+
   const view = async (ctx: Context, r: SubscriptionRecord) =>
     subscriptionView(
       r,
@@ -62,7 +73,14 @@ export function registerSubscriptionRoutes(
 
   router.post(base, async (ctx) => {
     const s = st(ctx);
-    const id = await subs.create(s.tenant, bodyOf(ctx), s.contextValue, s.ldContext, ownerToRecord(ctx));
+    const made = await withImplicitContext(ctx, implicit, s.tenant, s.contextValue, bodyOf(ctx));
+    let id: string;
+    try {
+      id = await subs.create(s.tenant, made.body, s.contextValue, s.ldContext, ownerToRecord(ctx));
+    } catch (e) {
+      await release(s.tenant, made.created);
+      throw e;
+    }
     ctx.status = 201;
     ctx.body = "";
     ctx.set("Location", `/ngsi-ld/v1${base}/${pathSegment(id)}`);
@@ -93,12 +111,25 @@ export function registerSubscriptionRoutes(
 
   router.patch(`${base}/:subscriptionId`, async (ctx) => {
     const s = st(ctx);
-    await subs.update(s.tenant, pathId(ctx), bodyOf(ctx), s.contextValue, s.ldContext, ownerScope(ctx));
+    const id = pathId(ctx);
+    const current = subs.get(s.tenant, id, ownerScope(ctx)).sub.jsonldContext;
+    const made = await withImplicitContext(ctx, implicit, s.tenant, s.contextValue, bodyOf(ctx), current);
+    try {
+      await subs.update(s.tenant, id, made.body, s.contextValue, s.ldContext, ownerScope(ctx));
+    } catch (e) {
+      await release(s.tenant, made.created);
+      throw e;
+    }
+    await release(s.tenant, made.replaced);
     ctx.status = 204;
   });
 
   router.delete(`${base}/:subscriptionId`, async (ctx) => {
-    await subs.delete(st(ctx).tenant, pathId(ctx), ownerScope(ctx));
+    const tenant = st(ctx).tenant;
+    const id = pathId(ctx);
+    const { jsonldContext } = subs.get(tenant, id, ownerScope(ctx)).sub;
+    await subs.delete(tenant, id, ownerScope(ctx));
+    await release(tenant, jsonldContext);
     ctx.status = 204;
   });
 }

@@ -51,9 +51,24 @@ export function ngsiLdFace(
     config.temporal.temporalPageInstances,
     config.query.maxLimit,
   );
-  registerSubscriptionRoutes(ngsi, subs.subscriptions, contexts.compile, config.query.maxLimit);
+  const { registry } = contexts;
+  registerSubscriptionRoutes(
+    ngsi,
+    subs.subscriptions,
+    contexts.compile,
+    config.query.maxLimit,
+    undefined,
+    registry,
+  );
   registerCsourceRegistrationRoutes(ngsi, federation.registrations, config.query.maxLimit);
   const csubs = federation.csourceSubscriptions;
-  registerSubscriptionRoutes(ngsi, csubs, contexts.compile, config.query.maxLimit, "/csourceSubscriptions");
+  registerSubscriptionRoutes(
+    ngsi,
+    csubs,
+    contexts.compile,
+    config.query.maxLimit,
+    "/csourceSubscriptions",
+    registry,
+  );
   return { mount: { name: "ngsi-ld", prefixes: ["/ngsi-ld/"], renderError: renderProblem }, routers: [ngsi] };
 }

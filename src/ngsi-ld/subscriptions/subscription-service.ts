@@ -67,7 +67,10 @@ export class SubscriptionService {
     if (this.deliveries) addLoggedDeliveries(records, this.deliveries.read());
     for (const record of records) {
       try {
-        this.put(await this.compiled(record, await this.compile(record.context)));
+        const ctx = await this.compile(record.context);
+        this.put(
+          await this.compiled(record, ctx).catch((e: Error) => this.withoutJsonldContext(record, ctx, e)),
+        );
       } catch (e) {
         this.log("stored subscription skipped", { id: record.sub.id, error: (e as Error).message });
       }
@@ -80,6 +83,19 @@ export class SubscriptionService {
     const cs = compileSubscription(record, ctx);
     const j = record.sub.jsonldContext;
     return j === undefined ? cs : compileSubscription(record, ctx, await this.compile(j));
+  }
+
+  /**
+   * A stored subscription whose `jsonldContext` no longer loads (deleted from this broker, say) keeps
+   * working: its notifications are compacted with the @context it was made with.
+   */
+  private withoutJsonldContext(
+    record: SubscriptionRecord,
+    ctx: CompiledContext,
+    e: Error,
+  ): CompiledSubscription {
+    this.log("jsonldContext of a stored subscription not loaded", { id: record.sub.id, error: e.message });
+    return compileSubscription(record, ctx);
   }
 
   /** Listens to subscription changes. */
