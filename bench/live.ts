@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { bareKoa, flags } from "./lib/ceilings";
+import { bareKoa, flags, withCpu } from "./lib/ceilings";
 import { stopChild } from "./lib/child";
 import { runLoad } from "./lib/load";
 import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
@@ -72,7 +72,9 @@ async function main(): Promise<void> {
     ];
     if (s.warmupSeconds > 0)
       await runLoad({ url: child.url, connections: s.connections, durationS: s.warmupSeconds, requests });
-    const gql = await runLoad({ url: child.url, connections: s.connections, durationS: s.seconds, requests });
+    const gql = await withCpu(child.proc.pid, () =>
+      runLoad({ url: child.url, connections: s.connections, durationS: s.seconds, requests }),
+    );
     run.graphqlCameras = gql;
     rows.push(info("graphql", "cameras(limit:50)+statistics req/s", gql.okPerSec, "req/s", flags(gql)));
     rows.push(atLeast("graphql", "cameras / bare Koa", gql.okPerSec / koa.okPerSec, "x", 0.1));
