@@ -10,44 +10,58 @@ import {
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 
+/** An operation's state: the runs it has had on graphql-js, its compiled form, or null if it does not compile. */
+type Slot = number | CompiledQuery | null;
+
 /**
- * graphql's `execute` for queries and mutations through graphql-jit: a validated document is compiled
- * once per operation into a function that resolves its fields without graphql-js's per-field
+ * graphql's `execute` for queries and mutations through graphql-jit: an operation of a validated
+ * document is compiled once into a function that resolves its fields without graphql-js's per-field
  * lookups, argument coercion and type checks (the larger part of a page of 50 cameras' CPU).
- * Variables are checked by graphql-js first, so that a bad one is reported in its words (the scalar's
- * own message and code). Subscriptions run on graphql-js. Compiled functions are kept
- * per document object, so they live as long as the {@link DocumentCache} keeps the document.
+ * Compiling costs about as much as validating, so an operation is compiled on its second run: a
+ * one-off document (or a flood of distinct ones) runs on graphql-js as before. Variables are checked
+ * by graphql-js first, so that a bad one is reported in its words (the scalar's own message and
+ * code). Subscriptions run on graphql-js. Compiled functions are kept per document object, so they
+ * live as long as the {@link DocumentCache} keeps the document.
  */
 export class CompiledExecution {
-  private readonly compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>();
+  private readonly slots = new WeakMap<DocumentNode, Map<string, Slot>>();
 
-  constructor(private readonly schema: GraphQLSchema) {}
+  /** @param compileOnRun the run of an operation that compiles it (1: the first). */
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly compileOnRun = 2,
+  ) {}
 
-  /** The compiled form of one operation of a document, or the errors of compiling it. */
-  compile(document: DocumentNode, operationName?: string | null): CompiledQuery | ExecutionResult {
-    let byName = this.compiled.get(document);
-    if (!byName) this.compiled.set(document, (byName = new Map()));
+  /** The compiled form of one operation of a document, once it is due; undefined before or if it does not compile. */
+  compiled(document: DocumentNode, operationName?: string | null): CompiledQuery | undefined {
+    let byName = this.slots.get(document);
+    if (!byName) this.slots.set(document, (byName = new Map()));
     const key = operationName ?? "";
-    let hit = byName.get(key);
-    if (!hit) {
-      hit = compileQuery(this.schema, document, operationName ?? undefined);
-      byName.set(key, hit);
+    const slot = byName.get(key) ?? 0;
+    if (slot === null) return undefined;
+    if (typeof slot !== "number") return slot;
+    if (slot + 1 < this.compileOnRun) {
+      byName.set(key, slot + 1);
+      return undefined;
     }
-    return hit;
+    const c = compileQuery(this.schema, document, operationName ?? undefined);
+    const compiled = isCompiledQuery(c) ? c : null;
+    byName.set(key, compiled);
+    return compiled ?? undefined;
   }
 
   /** A drop-in for graphql's `execute` (the schema must be the one given to the constructor). */
   readonly execute = (args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult => {
     const op = getOperationAST(args.document, args.operationName);
     if (args.schema !== this.schema || !op || op.operation === "subscription") return execute(args);
+    const c = this.compiled(args.document, args.operationName);
+    if (!c) return execute(args);
     if (op.variableDefinitions?.length) {
       const vars = getVariableValues(this.schema, op.variableDefinitions, args.variableValues ?? {}, {
         maxErrors: 50,
       });
       if (vars.errors) return { errors: vars.errors };
     }
-    const c = this.compile(args.document, args.operationName);
-    if (!isCompiledQuery(c)) return c;
     const result = c.query(args.rootValue, args.contextValue, args.variableValues);
     return isPromise(result) ? result.then(errorsFirst) : errorsFirst(result);
   };
