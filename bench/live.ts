@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { bareKoa, flags } from "./lib/ceilings";
+import { bareKoa, flags, withCpu } from "./lib/ceilings";
 import { stopChild } from "./lib/child";
 import { runLoad } from "./lib/load";
 import { atLeast, below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
@@ -18,16 +18,27 @@ import { pushScenario } from "./lib/push-scenario";
  *   times, default 3): time from the write to each client's receipt, p99 and the slowest (target: p99
  *   under 500 ms), and the service's RSS per idle socket;
  * - BENCH_GQL_SUBSCRIBERS (default 1,000) graphql-ws subscribers of accidentAlerts, likewise.
+ *
+ * BENCH_LIVE_ONLY=graphql runs the ceiling and the GraphQL query alone (no push scenarios).
  */
 
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const num = (name: string, def: number) => Number(process.env[name] ?? def);
+
+/** BENCH_LIVE_ONLY: `graphql` for the ceiling and the GraphQL query alone; unset for every scenario. */
+function liveOnly(): "graphql" | undefined {
+  const v = process.env.BENCH_LIVE_ONLY;
+  if (v === undefined || v === "") return undefined;
+  if (v !== "graphql") throw new Error(`BENCH_LIVE_ONLY must be graphql, got "${v}"`);
+  return v;
+}
 
 const CAMERAS_QUERY = `{ cameras(limit: 50) { totalCount edges { node { id name status lastUpdate location { lat lon }
   statistics { uptime24h detectionsToday avgVehicleCount } } } } }`;
 
 async function main(): Promise<void> {
   const s = readSettings();
+  const only = liveOnly();
   const rows: Row[] = [];
   const run: Record<string, unknown> = {
     started: new Date().toISOString(),
@@ -61,80 +72,13 @@ async function main(): Promise<void> {
     ];
     if (s.warmupSeconds > 0)
       await runLoad({ url: child.url, connections: s.connections, durationS: s.warmupSeconds, requests });
-    const gql = await runLoad({ url: child.url, connections: s.connections, durationS: s.seconds, requests });
+    const gql = await withCpu(child.proc.pid, () =>
+      runLoad({ url: child.url, connections: s.connections, durationS: s.seconds, requests }),
+    );
     run.graphqlCameras = gql;
     rows.push(info("graphql", "cameras(limit:50)+statistics req/s", gql.okPerSec, "req/s", flags(gql)));
     rows.push(atLeast("graphql", "cameras / bare Koa", gql.okPerSec / koa.okPerSec, "x", 0.1));
-
-    say(`[3/4] ${num("BENCH_WS_CLIENTS", 10_000)} WebSocket clients subscribed to accidents`);
-    const push = {
-      url: child.url,
-      pid: child.proc.pid,
-      rounds: num("BENCH_LIVE_ROUNDS", 3),
-      processes: num("BENCH_LIVE_CLIENT_PROCS", 2),
-    };
-    const ws = await pushScenario({ ...push, kind: "ws", clients: num("BENCH_WS_CLIENTS", 10_000) });
-    run.websocket = ws;
-    rows.push(
-      below(
-        "ws",
-        `${ws.clients} sockets: p99 delivery`,
-        ws.p99Ms,
-        "ms",
-        500,
-        `slowest ${ws.maxMs.toFixed(0)} ms over ${ws.rounds} accidents; ${ws.received}/${ws.expected} received; clients in ${ws.clientProcesses} processes`,
-      ),
-    );
-    rows.push(
-      info(
-        "ws",
-        "service CPU per accident",
-        ws.serviceCpuMsPerAccident,
-        "ms",
-        `main thread: the write and its delivery to ${ws.clients} clients`,
-      ),
-    );
-    rows.push(
-      info(
-        "ws",
-        "RSS per idle socket",
-        ws.rssPerSocketBytes / 1024,
-        "KiB",
-        `service RSS ${(ws.rssBefore / 1e6).toFixed(0)} -> ${(ws.rssAfter / 1e6).toFixed(0)} MB`,
-      ),
-    );
-
-    say(`[4/4] ${num("BENCH_GQL_SUBSCRIBERS", 1000)} GraphQL subscribers of accidentAlerts`);
-    const g = await pushScenario({ ...push, kind: "graphql", clients: num("BENCH_GQL_SUBSCRIBERS", 1000) });
-    run.graphqlSubscriptions = g;
-    rows.push(
-      below(
-        "graphql-ws",
-        `${g.clients} subscribers: p99 delivery`,
-        g.p99Ms,
-        "ms",
-        500,
-        `slowest ${g.maxMs.toFixed(0)} ms over ${g.rounds} accidents; ${g.received}/${g.expected} received; clients in ${g.clientProcesses} processes`,
-      ),
-    );
-    rows.push(
-      info(
-        "graphql-ws",
-        "service CPU per accident",
-        g.serviceCpuMsPerAccident,
-        "ms",
-        `main thread: the write and its delivery to ${g.clients} clients`,
-      ),
-    );
-    rows.push(
-      info(
-        "graphql-ws",
-        "RSS per idle subscriber",
-        g.rssPerSocketBytes / 1024,
-        "KiB",
-        `service RSS ${(g.rssBefore / 1e6).toFixed(0)} -> ${(g.rssAfter / 1e6).toFixed(0)} MB`,
-      ),
-    );
+    if (only !== "graphql") await pushRows(child, rows, run);
   } finally {
     await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
@@ -143,6 +87,83 @@ async function main(): Promise<void> {
   run.finished = new Date().toISOString();
   const file = writeResults(run, "live-");
   say(`\n${formatTable(rows)}\n\nJSON: ${file}`);
+}
+
+/** The `/ws` and graphql-ws push scenarios against the running service. */
+async function pushRows(
+  child: { url: string; proc: { pid?: number } },
+  rows: Row[],
+  run: Record<string, unknown>,
+): Promise<void> {
+  say(`[3/4] ${num("BENCH_WS_CLIENTS", 10_000)} WebSocket clients subscribed to accidents`);
+  const push = {
+    url: child.url,
+    pid: child.proc.pid,
+    rounds: num("BENCH_LIVE_ROUNDS", 3),
+    processes: num("BENCH_LIVE_CLIENT_PROCS", 2),
+  };
+  const ws = await pushScenario({ ...push, kind: "ws", clients: num("BENCH_WS_CLIENTS", 10_000) });
+  run.websocket = ws;
+  rows.push(
+    below(
+      "ws",
+      `${ws.clients} sockets: p99 delivery`,
+      ws.p99Ms,
+      "ms",
+      500,
+      `slowest ${ws.maxMs.toFixed(0)} ms over ${ws.rounds} accidents; ${ws.received}/${ws.expected} received; clients in ${ws.clientProcesses} processes`,
+    ),
+  );
+  rows.push(
+    info(
+      "ws",
+      "service CPU per accident",
+      ws.serviceCpuMsPerAccident,
+      "ms",
+      `main thread: the write and its delivery to ${ws.clients} clients`,
+    ),
+  );
+  rows.push(
+    info(
+      "ws",
+      "RSS per idle socket",
+      ws.rssPerSocketBytes / 1024,
+      "KiB",
+      `service RSS ${(ws.rssBefore / 1e6).toFixed(0)} -> ${(ws.rssAfter / 1e6).toFixed(0)} MB`,
+    ),
+  );
+
+  say(`[4/4] ${num("BENCH_GQL_SUBSCRIBERS", 1000)} GraphQL subscribers of accidentAlerts`);
+  const g = await pushScenario({ ...push, kind: "graphql", clients: num("BENCH_GQL_SUBSCRIBERS", 1000) });
+  run.graphqlSubscriptions = g;
+  rows.push(
+    below(
+      "graphql-ws",
+      `${g.clients} subscribers: p99 delivery`,
+      g.p99Ms,
+      "ms",
+      500,
+      `slowest ${g.maxMs.toFixed(0)} ms over ${g.rounds} accidents; ${g.received}/${g.expected} received; clients in ${g.clientProcesses} processes`,
+    ),
+  );
+  rows.push(
+    info(
+      "graphql-ws",
+      "service CPU per accident",
+      g.serviceCpuMsPerAccident,
+      "ms",
+      `main thread: the write and its delivery to ${g.clients} clients`,
+    ),
+  );
+  rows.push(
+    info(
+      "graphql-ws",
+      "RSS per idle subscriber",
+      g.rssPerSocketBytes / 1024,
+      "KiB",
+      `service RSS ${(g.rssBefore / 1e6).toFixed(0)} -> ${(g.rssAfter / 1e6).toFixed(0)} MB`,
+    ),
+  );
 }
 
 main().catch((e: unknown) => {

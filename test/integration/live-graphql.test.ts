@@ -170,6 +170,31 @@ describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
     expect(a.body.errors?.[0].extensions?.code).to.equal("NOT_FOUND");
   });
 
+  it("a repeated document (compiled from its second run) answers as its first: data, errors, extensions.code", async () => {
+    const cases: [string, Record<string, unknown> | undefined, string | undefined][] = [
+      [
+        `query($n: Int) { cameras(limit: $n) { totalCount edges { cursor node { id name status lastUpdate
+          location { lat lon address } statistics { uptime24h detectionsToday avgVehicleCount } } } } }`,
+        { n: 20 },
+        undefined,
+      ],
+      [`{ ok: camera(id: "1") { id } cameras(limit: 0) { totalCount } }`, undefined, "INVALID_PARAMETER"],
+      [`mutation { updateCameraStatus(id: "nope", status: ACTIVE) { id } }`, undefined, "NOT_FOUND"],
+      [
+        `query($d: DateTime) { accidents(startDate: $d) { totalCount } }`,
+        { d: "yesterday" },
+        "INVALID_PARAMETER",
+      ],
+    ];
+    for (const [query, variables, code] of cases) {
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push(await gql(app.url, query, variables));
+      expect(runs[2], query).to.deep.equal(runs[0]);
+      expect(runs[1], query).to.deep.equal(runs[0]);
+      expect(runs[2].body.errors?.[0].extensions?.code, query).to.equal(code);
+    }
+  });
+
   it("submitCitizenReport makes the same report as REST A POST /citizen-reports; bad input is INVALID_PARAMETER", async () => {
     const ok = await gql(
       app.url,

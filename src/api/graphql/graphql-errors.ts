@@ -31,13 +31,16 @@ function withCode(
   message: string,
   extra: Record<string, unknown>,
 ): GraphQLError {
-  return new GraphQLError(message, {
+  const e = new GraphQLError(message, {
     nodes: g.nodes,
     source: g.source,
     positions: g.positions,
     path: g.path,
     extensions: { ...g.extensions, ...extra, code },
   });
+  // a compiled query's errors (graphql-jit) carry their locations without the nodes
+  if (!e.locations && g.locations) Object.assign(e, { locations: g.locations });
+  return e;
 }
 
 function internal(g: GraphQLError, code: string, title: string, requestId?: string): GraphQLError {

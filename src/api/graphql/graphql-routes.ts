@@ -1,9 +1,10 @@
 import type Router from "@koa/router";
 import { createHandler, type OperationContext, type Response } from "graphql-http";
-import type { ExecutionResult, GraphQLSchema, validate, ValidationRule } from "graphql";
+import type { execute, ExecutionResult, GraphQLSchema, validate, ValidationRule } from "graphql";
 import type { Context } from "koa";
 import { readBody } from "../http/read-body";
 import { requestOf, type Principal } from "../http/request-context";
+import { CompiledExecution } from "./compiled-execution";
 import { DocumentCache } from "./document-cache";
 import { formatGraphqlError } from "./graphql-errors";
 import { parseLimited } from "./parse-limited";
@@ -24,13 +25,15 @@ export interface GraphqlHttpOptions<C extends OperationContext> {
  * GraphQL over HTTP at `/graphql` (traffic-service-interface.md §4.11; the GraphQL over HTTP spec
  * through graphql-http): POST with JSON `{query, variables}`, GET with the same in the query string
  * (queries only), automatic persisted queries on both, parse and validation bounded by the token,
- * depth and cost limits, and `extensions.code` on every error.
+ * depth and cost limits, executed by compiled documents (graphql-jit), and `extensions.code` on
+ * every error.
  */
 export function registerGraphqlRoutes<C extends OperationContext>(
   router: Router,
   o: GraphqlHttpOptions<C>,
 ): void {
   const docs = new DocumentCache(parseLimited(o.maxDepth));
+  const compiled = new CompiledExecution(o.schema);
   const serve = async (ctx: Context) => {
     const body = ctx.method === "POST" ? await readBody(ctx, o.maxBodyBytes) : null;
     const requestId = requestOf(ctx).id;
@@ -39,6 +42,7 @@ export function registerGraphqlRoutes<C extends OperationContext>(
       parse: docs.parse,
       validate: docs.validate as typeof validate,
       validationRules: o.rules,
+      execute: compiled.execute as typeof execute,
       onOperation: (_req, _args, result) =>
         result.errors ? undefined : okResponse(result, ctx.get("accept")),
       context: () => o.context(requestOf(ctx).principal),
