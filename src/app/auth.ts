@@ -13,6 +13,10 @@ import type { Face } from "./faces/face";
 export function authGates(auth: AuthParts | undefined, faces: readonly Face[]): Middleware[] {
   const table = [...faces.flatMap((f) => f.permissions ?? []), ...DEFAULT_PERMISSIONS];
   if (!auth) return [authGate(undefined, table)];
-  const gateAuth = { authenticate: auth.service.authenticate.bind(auth.service), audit: auth.audit };
+  const gateAuth = {
+    authenticate: auth.service.authenticate.bind(auth.service),
+    known: auth.service.known.bind(auth.service),
+    audit: auth.audit,
+  };
   return [authGate(gateAuth, table), rateLimitGate(auth.rateLimits)];
 }

@@ -6,6 +6,7 @@ import {
   type RateLimiterAbstract,
 } from "rate-limiter-flexible";
 import type { Principal, Tier } from "./principal";
+import { WindowCounter } from "./window-counter";
 
 /** What a request used of its limit: the figures of the `X-RateLimit-*` and `RateLimit` headers. */
 export interface RateDecision {
@@ -40,70 +41,108 @@ export const B_KEY_BURST_PER_S = 20;
 const UNBOUNDED = 2 ** 31 - 1;
 
 /**
- * Requests counted per user or API key across every face (decisions.md "Rate limits"), with
- * rate-limiter-flexible: one fixed one-hour window per principal in memory, or in Redis when configured
- * (with an in-memory fallback while Redis is unreachable). API keys on variant B also get its burst limit.
+ * Requests counted per user or API key across every face (decisions.md "Rate limits"): one fixed one-hour
+ * window per principal, and for API keys on variant B its burst limit too. In memory the counting is
+ * synchronous ({@link WindowCounter}); with Redis configured it is rate-limiter-flexible's RateLimiterRedis,
+ * shared by every replica, with an in-memory fallback while Redis is unreachable.
  */
 export class RateLimits {
-  private readonly hourly: RateLimiterAbstract;
-  private readonly burst: RateLimiterAbstract;
-  private readonly redis?: IORedis;
+  private readonly hourly?: WindowCounter;
+  private readonly burst?: WindowCounter;
+  private readonly shared?: { hourly: RateLimiterAbstract; burst: RateLimiterAbstract; redis: IORedis };
 
   constructor(private readonly opts: RateLimitOptions) {
+    if (!opts.redisUrl) {
+      this.hourly = new WindowCounter(HOUR_S * 1000);
+      this.burst = new WindowCounter(1000);
+      return;
+    }
+    const redis = new IORedis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    redis.on("error", (e: Error) => opts.onError?.(e));
     const make = (points: number, duration: number, name: string): RateLimiterAbstract => {
       const keyPrefix = `${opts.prefix}:${name}`;
-      const memory = new RateLimiterMemory({ points, duration, keyPrefix });
-      if (!this.redis) return memory;
       return new RateLimiterRedis({
-        storeClient: this.redis,
+        storeClient: redis,
         points,
         duration,
         keyPrefix,
-        insuranceLimiter: memory,
+        insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
       });
     };
-    if (opts.redisUrl) {
-      this.redis = new IORedis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-      this.redis.on("error", (e: Error) => opts.onError?.(e));
-    }
-    this.hourly = make(UNBOUNDED, HOUR_S, "hour");
-    this.burst = make(B_KEY_BURST_PER_S, 1, "burst");
+    this.shared = {
+      hourly: make(UNBOUNDED, HOUR_S, "hour"),
+      burst: make(B_KEY_BURST_PER_S, 1, "burst"),
+      redis,
+    };
   }
 
-  /** Counts one request of `p`; `variantB` when it came to `/api/v1`. Undefined when `p` is not limited. */
-  async consume(p: Principal, variantB: boolean, now = Date.now()): Promise<RateDecision | undefined> {
+  /**
+   * Counts one request of `p`; `variantB` when it came to `/api/v1`. Undefined when `p` is not limited.
+   * In memory the decision comes back at once, with Redis as a promise.
+   */
+  consume(
+    p: Principal,
+    variantB: boolean,
+    now = Date.now(),
+  ): RateDecision | undefined | Promise<RateDecision | undefined> {
     const bKey = variantB && p.kind === "api-key";
     const limit = bKey ? B_KEY_HOURLY : p.tier ? this.opts.tierLimits[p.tier] : 0;
     if (!limit) return undefined;
+    const policy = bKey ? "b-api-key" : (p.tier ?? "default");
+    if (this.shared) return this.consumeShared(p.id, bKey, policy, limit, now);
     if (bKey) {
-      const b = await this.burst.consume(p.id).catch((e: unknown) => e);
-      if (b instanceof RateLimiterRes && b.remainingPoints === 0 && b.consumedPoints > B_KEY_BURST_PER_S) {
-        const retryAfterS = Math.max(1, Math.ceil(b.msBeforeNext / 1000));
-        return {
-          policy: "b-api-key-burst",
-          limit: B_KEY_BURST_PER_S,
-          windowS: 1,
-          remaining: 0,
-          resetAt: Math.ceil((now + b.msBeforeNext) / 1000),
-          retryAfterS,
-        };
-      }
+      const b = this.burst!.hit(p.id, now);
+      if (b.count > B_KEY_BURST_PER_S) return burstRefusal(b.endsAt - now, now);
     }
-    const r = await this.hourly.consume(p.id);
-    const resetAt = Math.ceil((now + r.msBeforeNext) / 1000);
-    const d: RateDecision = {
-      policy: bKey ? "b-api-key" : (p.tier ?? "default"),
-      limit,
-      windowS: HOUR_S,
-      remaining: Math.max(0, limit - r.consumedPoints),
-      resetAt,
-    };
-    if (r.consumedPoints > limit) d.retryAfterS = Math.max(1, Math.ceil(r.msBeforeNext / 1000));
-    return d;
+    const h = this.hourly!.hit(p.id, now);
+    return decision(policy, limit, h.count, h.endsAt - now, now);
+  }
+
+  private async consumeShared(
+    id: string,
+    bKey: boolean,
+    policy: string,
+    limit: number,
+    now: number,
+  ): Promise<RateDecision> {
+    const { hourly, burst } = this.shared!;
+    if (bKey) {
+      const b = await burst.consume(id).catch((e: unknown) => e);
+      if (b instanceof RateLimiterRes && b.remainingPoints === 0 && b.consumedPoints > B_KEY_BURST_PER_S)
+        return burstRefusal(b.msBeforeNext, now);
+    }
+    const r = await hourly.consume(id);
+    return decision(policy, limit, r.consumedPoints, r.msBeforeNext, now);
   }
 
   /** Closes the Redis connection, if any. */
   async close(): Promise<void> {
-    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+    const redis = this.shared?.redis;
+    if (redis) await redis.quit().catch(() => redis.disconnect());
   }
+}
+
+/** The hourly decision once `count` requests are counted in a window ending in `msLeft` ms. */
+function decision(policy: string, limit: number, count: number, msLeft: number, now: number): RateDecision {
+  const d: RateDecision = {
+    policy,
+    limit,
+    windowS: HOUR_S,
+    remaining: Math.max(0, limit - count),
+    resetAt: Math.ceil((now + msLeft) / 1000),
+  };
+  if (count > limit) d.retryAfterS = Math.max(1, Math.ceil(msLeft / 1000));
+  return d;
+}
+
+/** Variant B's burst refusal, the burst window ending in `msLeft` ms. */
+function burstRefusal(msLeft: number, now: number): RateDecision {
+  return {
+    policy: "b-api-key-burst",
+    limit: B_KEY_BURST_PER_S,
+    windowS: 1,
+    remaining: 0,
+    resetAt: Math.ceil((now + msLeft) / 1000),
+    retryAfterS: Math.max(1, Math.ceil(msLeft / 1000)),
+  };
 }

@@ -6,11 +6,13 @@ import { AUTH_OFF_PRINCIPAL, mayUseTenant, type Principal } from "../../auth/pri
 import { AppError } from "../../errors";
 import { credentialOf } from "./credentials";
 import { requestOf } from "./request-context";
-import { accessOf, type RoutePermission } from "./route-permissions";
+import { accessOf, type RouteAccess, type RoutePermission } from "./route-permissions";
 
 /** What the gate needs of identity. */
 export interface GateAuth {
   authenticate(cred: Credential): Promise<Principal>;
+  /** The principal of a credential known already, without a promise; undefined: ask {@link authenticate}. */
+  known?(cred: Credential): Principal | undefined;
   audit: Audit;
 }
 
@@ -21,28 +23,23 @@ const WRITE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * (401), checks the tenant of `NGSILD-Tenant` against the principal's tenants and the route's permission
  * (403), and puts the principal on the request context. Errors are thrown, so each face renders them its
  * own way. Writes that succeed and every 403 go to the audit log. With `auth` undefined (AUTH=off) every
- * request is the anonymous admin.
+ * request is the anonymous admin. A credential verified before is admitted without a promise of the gate's
+ * own: this runs on every request.
  */
 export function authGate(auth: GateAuth | undefined, table: readonly RoutePermission[]): Middleware {
   if (!auth) {
-    return async (ctx: Context, next: Next) => {
+    return (ctx: Context, next: Next) => {
       requestOf(ctx).principal = AUTH_OFF_PRINCIPAL;
-      await next();
+      return next();
     };
   }
-  return async (ctx: Context, next: Next) => {
+  const admit = (
+    ctx: Context,
+    next: Next,
+    p: Principal,
+    access: Exclude<RouteAccess, "open">,
+  ): Promise<void> => {
     const request = requestOf(ctx);
-    const access = accessOf(ctx.method, ctx.path, table);
-    if (access === "open") {
-      // an open path (/health) still learns who asks, if the credential is good
-      request.principal = await Promise.resolve()
-        .then(() => auth.authenticate(credentialOf(ctx.headers)))
-        .catch(() => undefined);
-      return next();
-    }
-    const cred = credentialOf(ctx.headers);
-    if (access === "optional" && cred.apiKey === undefined && cred.bearer === undefined) return next();
-    const p = await auth.authenticate(cred);
     request.principal = p;
     const tenant = ctx.get("NGSILD-Tenant");
     try {
@@ -60,18 +57,41 @@ export function authGate(auth: GateAuth | undefined, table: readonly RoutePermis
         path: ctx.path,
         tenant,
       });
-      throw e;
+      return Promise.reject(e as Error);
     }
-    await next();
-    if (WRITE.has(ctx.method) && ctx.status < 400) {
-      auth.audit("write", {
-        principal: p.id,
-        requestId: request.id,
-        method: ctx.method,
-        path: ctx.path,
-        tenant,
-        status: ctx.status,
-      });
+    if (!WRITE.has(ctx.method)) return next();
+    return next().then(() => {
+      if (ctx.status < 400) {
+        auth.audit("write", {
+          principal: p.id,
+          requestId: request.id,
+          method: ctx.method,
+          path: ctx.path,
+          tenant,
+          status: ctx.status,
+        });
+      }
+    });
+  };
+  const openPath = async (ctx: Context, next: Next): Promise<void> => {
+    // an open path (/health) still learns who asks, if the credential is good
+    requestOf(ctx).principal = await Promise.resolve()
+      .then(() => auth.authenticate(credentialOf(ctx.headers)))
+      .catch(() => undefined);
+    return next();
+  };
+  return (ctx: Context, next: Next) => {
+    const access = accessOf(ctx.method, ctx.path, table);
+    if (access === "open") return openPath(ctx, next);
+    let cred: Credential;
+    let p: Principal | undefined;
+    try {
+      cred = credentialOf(ctx.headers);
+      if (access === "optional" && cred.apiKey === undefined && cred.bearer === undefined) return next();
+      p = auth.known?.(cred);
+    } catch (e) {
+      return Promise.reject(e as Error);
     }
+    return p ? admit(ctx, next, p, access) : auth.authenticate(cred).then((q) => admit(ctx, next, q, access));
   };
 }

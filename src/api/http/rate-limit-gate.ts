@@ -8,37 +8,73 @@ import { requestOf } from "./request-context";
  * against its principal's limit and sets `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`
  * (Unix seconds) and the IETF draft's `RateLimit-Policy` and `RateLimit` fields
  * (draft-ietf-httpapi-ratelimit-headers); over the limit, 429 with `Retry-After` and `retry_after`.
- * Unauthenticated requests (open paths) and unlimited principals carry no such headers.
+ * Unauthenticated requests (open paths) and unlimited principals carry no such headers. Counters in memory
+ * answer at once, and the request then goes on without a promise of the gate's own.
  */
 export function rateLimitGate(limits: Pick<RateLimits, "consume">): Middleware {
-  return async (ctx: Context, next: Next) => {
+  return (ctx: Context, next: Next) => {
     const p = requestOf(ctx).principal;
-    if (p && p.kind !== "anonymous") {
-      const d = await limits.consume(p, ctx.path.startsWith("/api/v1/"));
-      if (d) {
-        setHeaders(ctx, d);
-        if (d.retryAfterS !== undefined) {
-          throw new AppError(
-            "TooManyRequests",
-            `Rate limit of ${d.limit} requests exceeded, retry in ${d.retryAfterS} seconds`,
-            {
-              retry_after: d.retryAfterS,
-            },
-          );
-        }
-      }
-    }
-    await next();
+    if (!p || p.kind === "anonymous") return next();
+    const d = limits.consume(p, ctx.path.startsWith("/api/v1/"));
+    if (d instanceof Promise) return d.then((x) => apply(ctx, next, x));
+    return apply(ctx, next, d);
   };
 }
 
+function apply(ctx: Context, next: Next, d: RateDecision | undefined): Promise<void> {
+  if (d) {
+    setHeaders(ctx, d);
+    if (d.retryAfterS !== undefined) {
+      return Promise.reject(
+        new AppError(
+          "TooManyRequests",
+          `Rate limit of ${d.limit} requests exceeded, retry in ${d.retryAfterS} seconds`,
+          { retry_after: d.retryAfterS },
+        ),
+      );
+    }
+  }
+  return next();
+}
+
+/** The texts of a policy's fixed header values, made once per policy rather than per request. */
+interface PolicyTexts {
+  limit: number;
+  windowS: number;
+  /** `X-RateLimit-Limit`. */
+  limitText: string;
+  /** `RateLimit-Policy`. */
+  policyField: string;
+  /** `RateLimit` up to the remaining count. */
+  ratePrefix: string;
+}
+const textsByPolicy = new Map<string, PolicyTexts>();
+
+function textsOf(d: RateDecision): PolicyTexts {
+  let x = textsByPolicy.get(d.policy);
+  if (x === undefined || x.limit !== d.limit || x.windowS !== d.windowS) {
+    x = {
+      limit: d.limit,
+      windowS: d.windowS,
+      limitText: String(d.limit),
+      policyField: `"${d.policy}";q=${d.limit};w=${d.windowS}`,
+      ratePrefix: `"${d.policy}";r=`,
+    };
+    textsByPolicy.set(d.policy, x);
+  }
+  return x;
+}
+
 function setHeaders(ctx: Context, d: RateDecision): void {
-  // straight to the response: Koa's ctx.set costs more, and this runs on every counted request
+  // straight to the response (Koa's ctx.set costs more) and as strings (a number is turned into text twice,
+  // once to be checked, once to be written): this runs on every counted request
   const res = ctx.res;
+  const x = textsOf(d);
+  const remaining = String(d.remaining);
   const t = Math.max(0, d.resetAt - Math.floor(Date.now() / 1000));
-  res.setHeader("X-RateLimit-Limit", d.limit);
-  res.setHeader("X-RateLimit-Remaining", d.remaining);
-  res.setHeader("X-RateLimit-Reset", d.resetAt);
-  res.setHeader("RateLimit-Policy", `"${d.policy}";q=${d.limit};w=${d.windowS}`);
-  res.setHeader("RateLimit", `"${d.policy}";r=${d.remaining};t=${t}`);
+  res.setHeader("X-RateLimit-Limit", x.limitText);
+  res.setHeader("X-RateLimit-Remaining", remaining);
+  res.setHeader("X-RateLimit-Reset", String(d.resetAt));
+  res.setHeader("RateLimit-Policy", x.policyField);
+  res.setHeader("RateLimit", `${x.ratePrefix}${remaining};t=${t}`);
 }

@@ -28,6 +28,23 @@ describe("auth/rate-limits (in memory)", () => {
     expect((await rl.consume(key, false))?.limit).to.equal(10_000);
   });
 
+  it("decides at once in memory, and starts over when the hour has passed", () => {
+    const rl = new RateLimits({ tierLimits, prefix: "unit-d" });
+    const t = 1_700_000_000_000;
+    for (let i = 0; i < 3; i++) rl.consume(user, false, t + i);
+    const over = rl.consume(user, false, t + 10);
+    expect(over).not.to.be.instanceOf(Promise);
+    expect(over).to.include({ remaining: 0, retryAfterS: 3600, resetAt: t / 1000 + 3600 });
+    const next = rl.consume(user, false, t + 3_600_000);
+    expect(next).to.deep.equal({
+      policy: "free",
+      limit: 3,
+      windowS: 3600,
+      remaining: 2,
+      resetAt: t / 1000 + 7200,
+    });
+  });
+
   it("does not count unlimited tiers", async () => {
     const rl = new RateLimits({ tierLimits, prefix: "unit-c" });
     expect(await rl.consume({ ...user, tier: "enterprise" }, false)).to.equal(undefined);
