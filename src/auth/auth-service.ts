@@ -68,10 +68,9 @@ export class AuthService {
    * undefined when {@link authenticate} has to be asked. 401 for a deleted user or a revoked session.
    */
   known(cred: Credential): Principal | undefined {
-    const token = cred.bearer;
-    if (cred.apiKey !== undefined || token === undefined || token === "") return undefined;
-    if (this.external && !this.tokens.isOurs(token) && this.external.claims(token)) return undefined;
-    const p = this.tokens.cached(token);
+    // only tokens this service verified are cached: an API key or an external issuer's token misses
+    if (cred.apiKey !== undefined || !cred.bearer) return undefined;
+    const p = this.tokens.cached(cred.bearer);
     return p && this.stillValid(p);
   }
 
@@ -88,7 +87,7 @@ export class AuthService {
       throw unauthorized("A bearer token or an API key is required", false);
     if (this.external && !this.tokens.isOurs(token) && this.external.claims(token))
       return this.external.verify(token);
-    return this.stillValid(this.tokens.cached(token) ?? (await this.tokens.verify(token)));
+    return this.stillValid(await this.tokens.verify(token));
   }
 
   /** `p` of a valid token, unless its user is deleted or its session revoked since (401). */
