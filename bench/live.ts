@@ -104,66 +104,45 @@ async function pushRows(
   };
   const ws = await pushScenario({ ...push, kind: "ws", clients: num("BENCH_WS_CLIENTS", 10_000) });
   run.websocket = ws;
-  rows.push(
-    below(
-      "ws",
-      `${ws.clients} sockets: p99 delivery`,
-      ws.p99Ms,
-      "ms",
-      500,
-      `slowest ${ws.maxMs.toFixed(0)} ms over ${ws.rounds} accidents; ${ws.received}/${ws.expected} received; clients in ${ws.clientProcesses} processes`,
-    ),
-  );
-  rows.push(
-    info(
-      "ws",
-      "service CPU per accident",
-      ws.serviceCpuMsPerAccident,
-      "ms",
-      `main thread: the write and its delivery to ${ws.clients} clients`,
-    ),
-  );
-  rows.push(
-    info(
-      "ws",
-      "RSS per idle socket",
-      ws.rssPerSocketBytes / 1024,
-      "KiB",
-      `service RSS ${(ws.rssBefore / 1e6).toFixed(0)} -> ${(ws.rssAfter / 1e6).toFixed(0)} MB`,
-    ),
-  );
+  rows.push(...deliveryRows("ws", "sockets", "socket", ws));
 
   say(`[4/4] ${num("BENCH_GQL_SUBSCRIBERS", 1000)} GraphQL subscribers of accidentAlerts`);
   const g = await pushScenario({ ...push, kind: "graphql", clients: num("BENCH_GQL_SUBSCRIBERS", 1000) });
   run.graphqlSubscriptions = g;
-  rows.push(
+  rows.push(...deliveryRows("graphql-ws", "subscribers", "subscriber", g));
+}
+
+/** The rows of one push scenario: p99 delivery against 500 ms, service CPU per accident, RSS per idle client. */
+function deliveryRows(
+  scenario: string,
+  clientsWord: string,
+  clientWord: string,
+  r: Awaited<ReturnType<typeof pushScenario>>,
+): Row[] {
+  return [
     below(
-      "graphql-ws",
-      `${g.clients} subscribers: p99 delivery`,
-      g.p99Ms,
+      scenario,
+      `${r.clients} ${clientsWord}: p99 delivery`,
+      r.p99Ms,
       "ms",
       500,
-      `slowest ${g.maxMs.toFixed(0)} ms over ${g.rounds} accidents; ${g.received}/${g.expected} received; clients in ${g.clientProcesses} processes`,
+      `slowest ${r.maxMs.toFixed(0)} ms over ${r.rounds} accidents; ${r.received}/${r.expected} received; clients in ${r.clientProcesses} processes`,
     ),
-  );
-  rows.push(
     info(
-      "graphql-ws",
+      scenario,
       "service CPU per accident",
-      g.serviceCpuMsPerAccident,
+      r.serviceCpuMsPerAccident,
       "ms",
-      `main thread: the write and its delivery to ${g.clients} clients`,
+      `main thread: the write and its delivery to ${r.clients} clients`,
     ),
-  );
-  rows.push(
     info(
-      "graphql-ws",
-      "RSS per idle subscriber",
-      g.rssPerSocketBytes / 1024,
+      scenario,
+      `RSS per idle ${clientWord}`,
+      r.rssPerSocketBytes / 1024,
       "KiB",
-      `service RSS ${(g.rssBefore / 1e6).toFixed(0)} -> ${(g.rssAfter / 1e6).toFixed(0)} MB`,
+      `service RSS ${(r.rssBefore / 1e6).toFixed(0)} -> ${(r.rssAfter / 1e6).toFixed(0)} MB`,
     ),
-  );
+  ];
 }
 
 main().catch((e: unknown) => {
