@@ -73,14 +73,7 @@ async function send(path: string, o: RequestOptions): Promise<Response> {
 
 /** The call's own signal joined with the session's: a log out cancels what is still in flight. */
 function callSignal(own: AbortSignal | undefined): AbortSignal {
-  const ended = session.signal();
-  if (!own) return ended;
-  const both = new AbortController();
-  const stop = () => both.abort();
-  if (own.aborted || ended.aborted) stop();
-  own.addEventListener("abort", stop, { once: true });
-  ended.addEventListener("abort", stop, { once: true });
-  return both.signal;
+  return own ? AbortSignal.any([own, session.signal()]) : session.signal();
 }
 
 /** Words for a failed answer: REST `{error: {message}}`, NGSI-LD ProblemDetails, or the status. */
