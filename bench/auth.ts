@@ -5,6 +5,7 @@ import { stopChild } from "./lib/child";
 import { entityId, makeEntities } from "./lib/entities";
 import { runLoad, type LoadResult } from "./lib/load";
 import { atLeast, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
+import { pinningOn, pinProcess } from "./lib/pin";
 import { freshDataDir, startServer, type StartedServer } from "./lib/server";
 import { readSettings, type Settings } from "./lib/settings";
 
@@ -13,7 +14,8 @@ import { readSettings, type Settings } from "./lib/settings";
  * side by side on stores filled alike: one with AUTH=on (a bearer token, rate limiting on: the user's tier
  * counts every request, with a limit too high to be reached), one with AUTH=off. GET
  * /ngsi-ld/v1/entities/{id} loads alternate between them (off-on, on-off, ... BENCH_AUTH_ROUNDS rounds, default 4) and the ratio of their mean
- * throughputs is the figure (target >= 0.9); the bare-Koa ceiling is measured in the same run. Login is
+ * throughputs is the figure (target >= 0.9); the bare-Koa ceiling is measured in the same run. The load
+ * generator and the services run on separate CPUs (bench/lib/pin.ts; `BENCH_PIN=off` to not pin). Login is
  * slow on purpose (scrypt at OWASP strength): its rate is reported for one client and for 4 at once.
  *
  * BENCH_AUTH_ENTITIES (default 1000) entities per store; BENCH_SECONDS, BENCH_WARMUP_SECONDS and
@@ -164,7 +166,17 @@ async function main(): Promise<void> {
     const limit = probe.res.headers.get("x-ratelimit-limit");
     if (limit !== "1000000000") throw new Error(`rate limiting is not on: X-RateLimit-Limit ${limit}`);
 
-    say(`[4/4] GET /entities/{id}: off, on, off, on (${s.seconds} s each, ${s.connections} connections)`);
+    // the load generator on CPU 0, both services on CPU 1 (one is idle while the other is measured)
+    const pinned = pinningOn();
+    if (pinned) {
+      pinProcess(process.pid, 0);
+      for (const srv of [on, off]) pinProcess(srv.child.proc.pid as number, 1);
+    }
+    run.pinned = pinned;
+    say(
+      `[4/4] GET /entities/{id}: off, on, off, on (${s.seconds} s each, ${s.connections} connections` +
+        `${pinned ? ", load generator on CPU 0, services on CPU 1" : ""})`,
+    );
     type Measured = LoadResult & { cpu: CpuUse };
     const offRuns: Measured[] = [];
     const onRuns: Measured[] = [];
