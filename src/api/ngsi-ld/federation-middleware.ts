@@ -2,7 +2,8 @@ import type { Context, Next } from "koa";
 import { AppError, notFound } from "../../errors";
 import type { Distributor, Forwarding, SourceFailure } from "../../ngsi-ld/federation/distributor";
 import { mergeEntities, type ShownEntity } from "../../ngsi-ld/federation/merge-entities";
-import type { Operation } from "../../ngsi-ld/federation/registration";
+import { narrowedQuery, retrievalAsQuery } from "../../ngsi-ld/federation/forwarded-query";
+import { modeOf, type Operation } from "../../ngsi-ld/federation/registration";
 import { attributeNamesOf, splitWrite, writeFilter, writersOf } from "../../ngsi-ld/federation/split-write";
 import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
 import { viaNames } from "../../ngsi-ld/federation/via";
@@ -121,8 +122,13 @@ export function federationMiddleware(
     const expand = (t: string) => s.ldContext.expandTerm(t);
     const filter = writeFilter(id, types, route.op === "retrieveEntity" ? [] : names, expand);
     const crs = dist.matching(s.tenant, filter, route.op);
+    if (route.op === "retrieveEntity") {
+      // registrations that answer queries but not retrievals are asked a query for the entity
+      const asQuery = dist.matching(s.tenant, filter, "queryEntity").filter((cr) => !crs.includes(cr));
+      if (crs.length + asQuery.length === 0) return next();
+      return retrieve(ctx, next, dist, fwd, { crs, asQuery }, id);
+    }
     if (crs.length === 0) return next();
-    if (route.op === "retrieveEntity") return retrieve(ctx, next, dist, fwd, crs, id);
     return write(ctx, next, dist, fwd, crs, route, id);
   };
 }
@@ -153,7 +159,9 @@ async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwardin
     q.set("limit", String(offset + limit));
   }
   const forwarded = offset > 0 || count ? q.toString() : ctx.querystring;
-  const remote = dist.read(crs, "/entities", forwarded, fwd, s.ldContext);
+  const queryFor = (cr: CompiledRegistration) =>
+    modeOf(cr.record.reg) === "exclusive" ? narrowedQuery(cr, filter, forwarded, s.ldContext) : forwarded;
+  const remote = dist.read(crs, "/entities", queryFor, fwd, s.ldContext);
   const original = ctx.querystring;
   if (offset > 0) ctx.querystring = q.toString();
   try {
@@ -178,12 +186,23 @@ async function retrieve(
   next: Next,
   dist: Distributor,
   fwd: Forwarding,
-  crs: CompiledRegistration[],
+  sources: { crs: CompiledRegistration[]; asQuery: CompiledRegistration[] },
   id: string,
 ): Promise<void> {
   const s = st(ctx);
-  const q = new URLSearchParams(ctx.querystring);
-  const remote = dist.read(crs, `/entities/${idInPath(id)}`, q.toString(), fwd, s.ldContext);
+  const q = new URLSearchParams(ctx.querystring).toString();
+  const reads = [dist.read(sources.crs, `/entities/${idInPath(id)}`, q, fwd, s.ldContext)];
+  if (sources.asQuery.length) {
+    const query = (cr: CompiledRegistration) => retrievalAsQuery(cr, id, q, s.ldContext);
+    reads.push(dist.read(sources.asQuery, "/entities", query, fwd, s.ldContext));
+  }
+  const remote = Promise.all(reads).then((rs) => ({
+    // a source answering a query may show other entities: only this one is its answer
+    answers: rs
+      .flatMap((r) => r.answers)
+      .map((a) => ({ ...a, entities: a.entities.filter((e) => e.id === id) })),
+    failures: rs.flatMap((r) => r.failures),
+  }));
   let local: ShownEntity[] = [];
   let missing: unknown;
   try {
@@ -248,8 +267,9 @@ async function write(
     }
   }
   const failures = (await Promise.all(sends)).flat();
-  // nothing was done anywhere: the one part's error as it is
-  if (localError && failures.length === 0) throw localError;
+  // nothing was sent: the local error as it is. When a source was sent the write, a local refusal
+  // (an entity only the source holds, one that already exists here) is one failed part of a 207
+  if (localError && sends.length === 0) throw localError;
   if (!localHasWork) {
     // the one source refused it: its error as it is (a 207 of the source goes on as a 207)
     const status = failures[0]?.status;

@@ -73,11 +73,14 @@ export class Distributor {
     return this.regs.list(tenant).filter((cr) => registrationMatches(cr, filter, { operation: op }));
   }
 
-  /** Sends a GET to every source: entity query (array answers) or retrieval (object answers; 404 = none). */
+  /**
+   * Sends a GET to every source: entity query (array answers) or retrieval (object answers; 404 = none).
+   * `query` is the query string, or what it is for each registration.
+   */
   async read(
     crs: CompiledRegistration[],
     path: string,
-    query: string,
+    query: string | ((cr: CompiledRegistration) => string),
     fwd: Forwarding,
     requestCtx: CompiledContext,
   ): Promise<{ answers: SourceAnswer[]; failures: SourceFailure[] }> {
@@ -86,7 +89,8 @@ export class Distributor {
     await Promise.all(
       crs.map(async (cr) => {
         try {
-          const res = await this.send(cr, { method: "GET", path, query }, fwd);
+          const q = typeof query === "string" ? query : query(cr);
+          const res = await this.send(cr, { method: "GET", path, query: q }, fwd);
           if (res.status === 404) return;
           if (res.status !== 200) throw new CsourceError(`answered HTTP ${res.status}`, res.status);
           const body = JSON.parse(res.text) as unknown;
