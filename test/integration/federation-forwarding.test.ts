@@ -9,16 +9,21 @@ const ENTITIES = "/ngsi-ld/v1/entities";
 /** A context source that records what it is sent and answers with `answer(path)`. */
 interface Recorder {
   url: string;
-  seen: { method: string; url: string }[];
+  seen: { method: string; url: string; body: string }[];
   close(): void;
 }
 
 async function recorder(answer: (url: string) => unknown): Promise<Recorder> {
   const seen: Recorder["seen"] = [];
   const server = nodeHttp.createServer((req, res) => {
-    seen.push({ method: req.method ?? "", url: req.url ?? "" });
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      seen.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       const body = answer(req.url ?? "");
       if (body === undefined) {
         res.writeHead(204).end();
@@ -113,6 +118,31 @@ describe("what a broker sends its context sources (ETSI GS CIM 009 v1.8 §4.3.6)
       expect(r.status).to.equal(200);
       expect((r.body as { id: string; speed: { value: number } }).speed.value).to.equal(7);
       expect(src.seen.map((s) => s.url)).to.deep.equal([`${ENTITIES}?id=${id}&type=Vehicle`]);
+    } finally {
+      src.close();
+    }
+  });
+
+  it("a retrieval goes as a POST query to a registration naming queryBatch alone", async () => {
+    const id = "urn:ngsi-ld:Vehicle:byBatch";
+    const src = await recorder(() => ({ id, type: "Vehicle", speed: { type: "Property", value: 8 } }));
+    try {
+      const made = await register(src.url, {
+        information: [{ entities: [{ type: "Vehicle" }] }],
+        operations: ["queryBatch"],
+      });
+      expect(made.status).to.equal(201);
+      const r = await http(a.url, "GET", `${ENTITIES}/${id}?attrs=speed`);
+      expect(r.status).to.equal(200);
+      expect((r.body as { speed: { value: number } }).speed.value).to.equal(8);
+      expect(src.seen.map((s) => [s.method, s.url])).to.deep.equal([
+        ["POST", "/ngsi-ld/v1/entityOperations/query"],
+      ]);
+      expect(JSON.parse(src.seen[0].body)).to.deep.equal({
+        type: "Query",
+        entities: [{ id, type: "Vehicle" }],
+        attrs: ["speed"],
+      });
     } finally {
       src.close();
     }

@@ -2,7 +2,12 @@ import type { Context, Next } from "koa";
 import { AppError, notFound } from "../../errors";
 import type { Distributor, Forwarding, SourceFailure } from "../../ngsi-ld/federation/distributor";
 import { mergeEntities, type ShownEntity } from "../../ngsi-ld/federation/merge-entities";
-import { narrowedQuery, retrievalAsQuery } from "../../ngsi-ld/federation/forwarded-query";
+import {
+  batchQueryParams,
+  narrowedQuery,
+  retrievalAsBatchQuery,
+  retrievalAsQuery,
+} from "../../ngsi-ld/federation/forwarded-query";
 import { modeOf, type Operation } from "../../ngsi-ld/federation/registration";
 import { attributeNamesOf, splitWrite, writeFilter, writersOf } from "../../ngsi-ld/federation/split-write";
 import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
@@ -125,8 +130,11 @@ export function federationMiddleware(
     if (route.op === "retrieveEntity") {
       // registrations that answer queries but not retrievals are asked a query for the entity
       const asQuery = dist.matching(s.tenant, filter, "queryEntity").filter((cr) => !crs.includes(cr));
-      if (crs.length + asQuery.length === 0) return next();
-      return retrieve(ctx, next, dist, fwd, { crs, asQuery }, id);
+      const asBatch = dist
+        .matching(s.tenant, filter, "queryBatch")
+        .filter((cr) => !crs.includes(cr) && !asQuery.includes(cr));
+      if (crs.length + asQuery.length + asBatch.length === 0) return next();
+      return retrieve(ctx, next, dist, fwd, { crs, asQuery, asBatch }, id);
     }
     if (crs.length === 0) return next();
     return write(ctx, next, dist, fwd, crs, route, id);
@@ -161,7 +169,12 @@ async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwardin
   const forwarded = offset > 0 || count ? q.toString() : ctx.querystring;
   const queryFor = (cr: CompiledRegistration) =>
     modeOf(cr.record.reg) === "exclusive" ? narrowedQuery(cr, filter, forwarded, s.ldContext) : forwarded;
-  const remote = dist.read(crs, "/entities", queryFor, fwd, s.ldContext);
+  const req = (cr: CompiledRegistration) => ({
+    method: "GET" as const,
+    path: "/entities",
+    query: queryFor(cr),
+  });
+  const remote = dist.read(crs, req, fwd, s.ldContext);
   const original = ctx.querystring;
   if (offset > 0) ctx.querystring = q.toString();
   try {
@@ -186,15 +199,31 @@ async function retrieve(
   next: Next,
   dist: Distributor,
   fwd: Forwarding,
-  sources: { crs: CompiledRegistration[]; asQuery: CompiledRegistration[] },
+  sources: { crs: CompiledRegistration[]; asQuery: CompiledRegistration[]; asBatch: CompiledRegistration[] },
   id: string,
 ): Promise<void> {
   const s = st(ctx);
   const q = new URLSearchParams(ctx.querystring).toString();
-  const reads = [dist.read(sources.crs, `/entities/${idInPath(id)}`, q, fwd, s.ldContext)];
+  const reads = [
+    dist.read(sources.crs, { method: "GET", path: `/entities/${idInPath(id)}`, query: q }, fwd, s.ldContext),
+  ];
   if (sources.asQuery.length) {
-    const query = (cr: CompiledRegistration) => retrievalAsQuery(cr, id, q, s.ldContext);
-    reads.push(dist.read(sources.asQuery, "/entities", query, fwd, s.ldContext));
+    const query = (cr: CompiledRegistration) => ({
+      method: "GET" as const,
+      path: "/entities",
+      query: retrievalAsQuery(cr, id, q, s.ldContext),
+    });
+    reads.push(dist.read(sources.asQuery, query, fwd, s.ldContext));
+  }
+  if (sources.asBatch.length) {
+    const query = (cr: CompiledRegistration) => ({
+      method: "POST" as const,
+      path: "/entityOperations/query",
+      query: batchQueryParams(q),
+      body: JSON.stringify(retrievalAsBatchQuery(cr, id, q, s.ldContext)),
+      contentType: "application/json",
+    });
+    reads.push(dist.read(sources.asBatch, query, fwd, s.ldContext));
   }
   const remote = Promise.all(reads).then((rs) => ({
     // a source answering a query may show other entities: only this one is its answer

@@ -70,6 +70,18 @@ export function narrowedQuery(
   return queryString(params);
 }
 
+/** The types the registration names for entity `id`, compacted with `ctx`. */
+function typesFor(cr: CompiledRegistration, id: string, ctx: CompiledContext): string[] {
+  const types = new Set<string>();
+  for (const info of cr.infos) {
+    for (const e of info.entities ?? []) {
+      if (e.id !== undefined ? e.id !== id : e.idPattern !== undefined && !e.idPattern.test(id)) continue;
+      for (const t of e.types) types.add(canonicalName(ctx, t));
+    }
+  }
+  return [...types];
+}
+
 /**
  * A retrieval of entity `id` as an entity query (§5.7.1 answered through a registration naming queryEntity
  * but not retrieveEntity): the entity's id, the types the registration names for it, and the client's
@@ -81,15 +93,33 @@ export function retrievalAsQuery(
   query: string,
   ctx: CompiledContext,
 ): string {
-  const types = new Set<string>();
-  for (const info of cr.infos) {
-    for (const e of info.entities ?? []) {
-      if (e.id !== undefined ? e.id !== id : e.idPattern !== undefined && !e.idPattern.test(id)) continue;
-      for (const t of e.types) types.add(canonicalName(ctx, t));
-    }
-  }
+  const types = typesFor(cr, id, ctx);
   const params: [string, string][] = [["id", id]];
-  if (types.size) params.push(["type", [...types].join(",")]);
+  if (types.length) params.push(["type", types.join(",")]);
   for (const [k, v] of paramsOf(query)) if (k !== "id" && k !== "type") params.push([k, v]);
   return queryString(params);
 }
+
+/**
+ * A retrieval of entity `id` as the body of a POST /entityOperations/query (§5.2.23 Query, for a
+ * registration naming queryBatch alone): one EntitySelector with the id and the registered types, and
+ * the retrieval's `attrs`.
+ */
+export function retrievalAsBatchQuery(
+  cr: CompiledRegistration,
+  id: string,
+  query: string,
+  ctx: CompiledContext,
+): Record<string, unknown> {
+  const types = typesFor(cr, id, ctx);
+  const selector: Record<string, string> = { id };
+  if (types.length) selector.type = types.join(",");
+  const body: Record<string, unknown> = { type: "Query", entities: [selector] };
+  const attrs = new URLSearchParams(query).get("attrs");
+  if (attrs) body.attrs = attrs.split(",");
+  return body;
+}
+
+/** The parameters of a retrieval that a POST /entityOperations/query takes in its query string. */
+export const batchQueryParams = (query: string): string =>
+  queryString(paramsOf(query).filter(([k]) => ["options", "format", "lang"].includes(k)));
