@@ -2,12 +2,12 @@ import type { Context, Next } from "koa";
 import { AppError, notFound } from "../../errors";
 import type { Distributor, Forwarding, SourceFailure } from "../../ngsi-ld/federation/distributor";
 import { mergeEntities, type ShownEntity } from "../../ngsi-ld/federation/merge-entities";
+import { narrowedQuery } from "../../ngsi-ld/federation/forwarded-query";
 import {
-  batchQueryParams,
-  narrowedQuery,
-  retrievalAsBatchQuery,
-  retrievalAsQuery,
-} from "../../ngsi-ld/federation/forwarded-query";
+  retrievalSources,
+  retrieveRemote,
+  type RetrievalSources,
+} from "../../ngsi-ld/federation/remote-retrieval";
 import { modeOf, type Operation } from "../../ngsi-ld/federation/registration";
 import { attributeNamesOf, splitWrite, writeFilter, writersOf } from "../../ngsi-ld/federation/split-write";
 import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
@@ -126,23 +126,16 @@ export function federationMiddleware(
     const names = route.attr ? [route.attr] : attributeNamesOf(body);
     const expand = (t: string) => s.ldContext.expandTerm(t);
     const filter = writeFilter(id, types, route.op === "retrieveEntity" ? [] : names, expand);
-    const crs = dist.matching(s.tenant, filter, route.op);
     if (route.op === "retrieveEntity") {
-      // registrations that answer queries but not retrievals are asked a query for the entity
-      const asQuery = dist.matching(s.tenant, filter, "queryEntity").filter((cr) => !crs.includes(cr));
-      const asBatch = dist
-        .matching(s.tenant, filter, "queryBatch")
-        .filter((cr) => !crs.includes(cr) && !asQuery.includes(cr));
-      if (crs.length + asQuery.length + asBatch.length === 0) return next();
-      return retrieve(ctx, next, dist, fwd, { crs, asQuery, asBatch }, id);
+      const sources = retrievalSources(dist, s.tenant, filter);
+      if (Object.values(sources).every((crs) => crs.length === 0)) return next();
+      return retrieve(ctx, next, dist, fwd, sources, id);
     }
+    const crs = dist.matching(s.tenant, filter, route.op);
     if (crs.length === 0) return next();
     return write(ctx, next, dist, fwd, crs, route, id);
   };
 }
-
-/** An entity id (a URI) as a path segment: kept as written but for the characters that end a segment. */
-const idInPath = (id: string) => id.replace(/[/?#%\s]/g, (c) => encodeURIComponent(c));
 
 async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwarding): Promise<void> {
   const s = st(ctx);
@@ -199,39 +192,12 @@ async function retrieve(
   next: Next,
   dist: Distributor,
   fwd: Forwarding,
-  sources: { crs: CompiledRegistration[]; asQuery: CompiledRegistration[]; asBatch: CompiledRegistration[] },
+  sources: RetrievalSources,
   id: string,
 ): Promise<void> {
   const s = st(ctx);
   const q = new URLSearchParams(ctx.querystring).toString();
-  const reads = [
-    dist.read(sources.crs, { method: "GET", path: `/entities/${idInPath(id)}`, query: q }, fwd, s.ldContext),
-  ];
-  if (sources.asQuery.length) {
-    const query = (cr: CompiledRegistration) => ({
-      method: "GET" as const,
-      path: "/entities",
-      query: retrievalAsQuery(cr, id, q, s.ldContext),
-    });
-    reads.push(dist.read(sources.asQuery, query, fwd, s.ldContext));
-  }
-  if (sources.asBatch.length) {
-    const query = (cr: CompiledRegistration) => ({
-      method: "POST" as const,
-      path: "/entityOperations/query",
-      query: batchQueryParams(q),
-      body: JSON.stringify(retrievalAsBatchQuery(cr, id, q, s.ldContext)),
-      contentType: "application/json",
-    });
-    reads.push(dist.read(sources.asBatch, query, fwd, s.ldContext));
-  }
-  const remote = Promise.all(reads).then((rs) => ({
-    // a source answering a query may show other entities: only this one is its answer
-    answers: rs
-      .flatMap((r) => r.answers)
-      .map((a) => ({ ...a, entities: a.entities.filter((e) => e.id === id) })),
-    failures: rs.flatMap((r) => r.failures),
-  }));
+  const remote = retrieveRemote(dist, sources, id, q, fwd, s.ldContext);
   let local: ShownEntity[] = [];
   let missing: unknown;
   try {
