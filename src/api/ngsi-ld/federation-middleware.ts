@@ -2,7 +2,13 @@ import type { Context, Next } from "koa";
 import { AppError, notFound } from "../../errors";
 import type { Distributor, Forwarding, SourceFailure } from "../../ngsi-ld/federation/distributor";
 import { mergeEntities, type ShownEntity } from "../../ngsi-ld/federation/merge-entities";
-import type { Operation } from "../../ngsi-ld/federation/registration";
+import { narrowedQuery } from "../../ngsi-ld/federation/forwarded-query";
+import {
+  retrievalSources,
+  retrieveRemote,
+  type RetrievalSources,
+} from "../../ngsi-ld/federation/remote-retrieval";
+import { modeOf, type Operation } from "../../ngsi-ld/federation/registration";
 import { attributeNamesOf, splitWrite, writeFilter, writersOf } from "../../ngsi-ld/federation/split-write";
 import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
 import { viaNames } from "../../ngsi-ld/federation/via";
@@ -120,15 +126,16 @@ export function federationMiddleware(
     const names = route.attr ? [route.attr] : attributeNamesOf(body);
     const expand = (t: string) => s.ldContext.expandTerm(t);
     const filter = writeFilter(id, types, route.op === "retrieveEntity" ? [] : names, expand);
+    if (route.op === "retrieveEntity") {
+      const sources = retrievalSources(dist, s.tenant, filter);
+      if (Object.values(sources).every((crs) => crs.length === 0)) return next();
+      return retrieve(ctx, next, dist, fwd, sources, id);
+    }
     const crs = dist.matching(s.tenant, filter, route.op);
     if (crs.length === 0) return next();
-    if (route.op === "retrieveEntity") return retrieve(ctx, next, dist, fwd, crs, id);
     return write(ctx, next, dist, fwd, crs, route, id);
   };
 }
-
-/** An entity id (a URI) as a path segment: kept as written but for the characters that end a segment. */
-const idInPath = (id: string) => id.replace(/[/?#%\s]/g, (c) => encodeURIComponent(c));
 
 async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwarding): Promise<void> {
   const s = st(ctx);
@@ -153,7 +160,14 @@ async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwardin
     q.set("limit", String(offset + limit));
   }
   const forwarded = offset > 0 || count ? q.toString() : ctx.querystring;
-  const remote = dist.read(crs, "/entities", forwarded, fwd, s.ldContext);
+  const queryFor = (cr: CompiledRegistration) =>
+    modeOf(cr.record.reg) === "exclusive" ? narrowedQuery(cr, filter, forwarded, s.ldContext) : forwarded;
+  const req = (cr: CompiledRegistration) => ({
+    method: "GET" as const,
+    path: "/entities",
+    query: queryFor(cr),
+  });
+  const remote = dist.read(crs, req, fwd, s.ldContext);
   const original = ctx.querystring;
   if (offset > 0) ctx.querystring = q.toString();
   try {
@@ -178,12 +192,12 @@ async function retrieve(
   next: Next,
   dist: Distributor,
   fwd: Forwarding,
-  crs: CompiledRegistration[],
+  sources: RetrievalSources,
   id: string,
 ): Promise<void> {
   const s = st(ctx);
-  const q = new URLSearchParams(ctx.querystring);
-  const remote = dist.read(crs, `/entities/${idInPath(id)}`, q.toString(), fwd, s.ldContext);
+  const q = new URLSearchParams(ctx.querystring).toString();
+  const remote = retrieveRemote(dist, sources, id, q, fwd, s.ldContext);
   let local: ShownEntity[] = [];
   let missing: unknown;
   try {
@@ -248,8 +262,9 @@ async function write(
     }
   }
   const failures = (await Promise.all(sends)).flat();
-  // nothing was done anywhere: the one part's error as it is
-  if (localError && failures.length === 0) throw localError;
+  // nothing was sent: the local error as it is. When a source was sent the write, a local refusal
+  // (an entity only the source holds, one that already exists here) is one failed part of a 207
+  if (localError && sends.length === 0) throw localError;
   if (!localHasWork) {
     // the one source refused it: its error as it is (a 207 of the source goes on as a 207)
     const status = failures[0]?.status;

@@ -42,7 +42,7 @@ export interface SourceFailure {
   problem?: Record<string, unknown>;
 }
 
-/** One write to pass on: method, path under /ngsi-ld/v1, query string, body. */
+/** One request to pass on (a write, or a read): method, path under /ngsi-ld/v1, query string, body. */
 export interface WriteRequest {
   method: CsourceRequest["method"];
   path: string;
@@ -73,11 +73,13 @@ export class Distributor {
     return this.regs.list(tenant).filter((cr) => registrationMatches(cr, filter, { operation: op }));
   }
 
-  /** Sends a GET to every source: entity query (array answers) or retrieval (object answers; 404 = none). */
+  /**
+   * Sends a read to every source: an entity query (array answers) or a retrieval (object answers; 404 =
+   * none). `req` is the request, or what it is for each registration.
+   */
   async read(
     crs: CompiledRegistration[],
-    path: string,
-    query: string,
+    req: WriteRequest | ((cr: CompiledRegistration) => WriteRequest),
     fwd: Forwarding,
     requestCtx: CompiledContext,
   ): Promise<{ answers: SourceAnswer[]; failures: SourceFailure[] }> {
@@ -86,7 +88,7 @@ export class Distributor {
     await Promise.all(
       crs.map(async (cr) => {
         try {
-          const res = await this.send(cr, { method: "GET", path, query }, fwd);
+          const res = await this.send(cr, typeof req === "function" ? req(cr) : req, fwd);
           if (res.status === 404) return;
           if (res.status !== 200) throw new CsourceError(`answered HTTP ${res.status}`, res.status);
           const body = JSON.parse(res.text) as unknown;

@@ -24,7 +24,8 @@ function observedAt(v: unknown): number | undefined {
  * Merges the answers of the registered context sources into the local answer (ETSI GS CIM 009 v1.8
  * §4.3.6.1 registration modes, §4.3.6.2 merging of entities):
  * - `exclusive` and `redirect`: the source alone holds the registered attributes (all of them when the
- *   registration names none), so the local copies of those give way to the source's;
+ *   registration names none), so the local copies of those give way to the source's; two such sources of
+ *   a whole entity (two redirect registrations) each add what the other lacks;
  * - `inclusive`: the attributes of both are kept; when both hold one, the instance with the later
  *   `observedAt` wins, else the local one stays;
  * - `auxiliary`: the source only fills in entities and attributes no other answer holds.
@@ -33,26 +34,30 @@ function observedAt(v: unknown): number | undefined {
 export function mergeEntities(local: ShownEntity[], answers: SourceAnswer[]): ShownEntity[] {
   const byId = new Map<string, ShownEntity>();
   for (const e of local) byId.set(e.id, { ...e });
+  // entities a source holding all their attributes has answered: a second such source adds to it
+  const whole = new Set<string>();
   const order = (m: Mode) => (m === "exclusive" || m === "redirect" ? 0 : m === "inclusive" ? 1 : 2);
   for (const a of [...answers].sort((x, y) => order(x.mode) - order(y.mode))) {
     for (const r of a.entities) {
       const l = byId.get(r.id);
       if (!l) {
         byId.set(r.id, { ...r });
+        if ((a.mode === "exclusive" || a.mode === "redirect") && !a.names) whole.add(r.id);
         continue;
       }
       if (a.mode === "exclusive" || a.mode === "redirect") {
-        if (!a.names) {
+        if (!a.names && !whole.has(r.id)) {
           byId.set(r.id, { ...r });
+          whole.add(r.id);
           continue;
         }
-        for (const n of a.names) delete l[n];
+        for (const n of a.names ?? []) delete l[n];
       }
       const own = a.mode === "exclusive" || a.mode === "redirect";
       for (const [k, v] of Object.entries(r)) {
         if (ENTITY_MEMBERS.has(k)) continue;
-        if (own) {
-          if (a.names!.has(k)) l[k] = v; // what else the source shows is not its to give
+        if (own && a.names) {
+          if (a.names.has(k)) l[k] = v; // what else the source shows is not its to give
           continue;
         }
         if (!(k in l)) {
