@@ -1,7 +1,8 @@
 import nodeHttp from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { http, startTestApp, type TestApp } from "./helpers/test-app";
+import { startBrokerPair, stopBrokerPair } from "./helpers/broker-pair";
+import { http, type TestApp } from "./helpers/test-app";
 
 const REGS = "/ngsi-ld/v1/csourceRegistrations";
 const ENTITIES = "/ngsi-ld/v1/entities";
@@ -23,13 +24,9 @@ describe("distributed batch operations and purge (ETSI GS CIM 009 v1.8 §4.3.6.2
   const reg = "urn:ngsi-ld:ContextSourceRegistration:batch";
 
   before(async () => {
-    a = await startTestApp({ FEDERATION_BROKER_ID: "broker-a", FEDERATION_TIMEOUT_MS: "2000" });
-    b = await startTestApp({ FEDERATION_BROKER_ID: "broker-b", FEDERATION_TIMEOUT_MS: "2000" });
+    [a, b] = await startBrokerPair();
   });
-  after(async () => {
-    await a.destroy();
-    await b.destroy();
-  });
+  after(() => stopBrokerPair(a, b));
   afterEach(async () => {
     await http(a.url, "DELETE", `${REGS}/${reg}`);
     await http(a.url, "DELETE", `${ENTITIES}?type=Vehicle&local=true`);

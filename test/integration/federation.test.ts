@@ -1,7 +1,8 @@
 import nodeHttp from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { http, startTestApp, type TestApp } from "./helpers/test-app";
+import { startBrokerPair, stopBrokerPair } from "./helpers/broker-pair";
+import { http, type TestApp } from "./helpers/test-app";
 
 const REGS = "/ngsi-ld/v1/csourceRegistrations";
 const ENTITIES = "/ngsi-ld/v1/entities";
@@ -28,15 +29,11 @@ describe("distributed operations between two brokers (ETSI GS CIM 009 v1.8 §4.3
   let b: TestApp;
 
   before(async () => {
-    a = await startTestApp({ FEDERATION_BROKER_ID: "broker-a", FEDERATION_TIMEOUT_MS: "2000" });
-    b = await startTestApp({ FEDERATION_BROKER_ID: "broker-b", FEDERATION_TIMEOUT_MS: "2000" });
+    [a, b] = await startBrokerPair();
     expect((await http(a.url, "POST", ENTITIES, vehicle("urn:ngsi-ld:Vehicle:a1", 10))).status).to.equal(201);
     expect((await http(b.url, "POST", ENTITIES, vehicle("urn:ngsi-ld:Vehicle:b1", 20))).status).to.equal(201);
   });
-  after(async () => {
-    await a.destroy();
-    await b.destroy();
-  });
+  after(() => stopBrokerPair(a, b));
 
   it("inclusive: a query at the first broker returns its entities and the source's, merged", async () => {
     const reg = "urn:ngsi-ld:ContextSourceRegistration:inc";
