@@ -221,4 +221,53 @@ describe("context source registrations (ETSI GS CIM 009 v1.8 §5.9, §5.10, §5.
     await http(app.url, "DELETE", `${REGS}/${id}:2`);
     await http(app.url, "DELETE", `${CSUBS}/${sid}`);
   });
+
+  it("evaluates a csource subscription's temporalQ on the registrations' intervals (§5.11.7)", async () => {
+    const sid = "urn:ngsi-ld:Subscription:csub-temporal";
+    const base = "urn:ngsi-ld:ContextSourceRegistration:interval";
+    const sub = {
+      id: sid,
+      type: "Subscription",
+      entities: [{ type: "Vehicle" }],
+      temporalQ: { timerel: "after", timeAt: "2020-06-01T22:07:00Z" },
+      notification: { endpoint: { uri: rx.url } },
+      "@context": [TEST_CONTEXT],
+    };
+    const bad = {
+      ...sub,
+      id: `${sid}:bad`,
+      temporalQ: { timerel: "during", timeAt: "2020-06-01T22:07:00Z" },
+    };
+    expect((await http(app.url, "POST", CSUBS, bad, LD)).status).to.equal(400);
+    expect((await http(app.url, "POST", CSUBS, sub, LD)).status).to.equal(201);
+    const shown = (await http(app.url, "GET", `${CSUBS}/${sid}`)).body as { temporalQ?: unknown };
+    expect(shown.temporalQ).to.deep.equal(sub.temporalQ);
+
+    const mine = () => rx.received.filter((r) => r.body.subscriptionId === sid);
+    const during = (id: string, startAt: string, endAt: string) =>
+      registration(id, { observationInterval: { startAt, endAt } });
+    // ended before timeAt: not matched; ends after it: matched; no observationInterval: not matched
+    await http(
+      app.url,
+      "POST",
+      REGS,
+      during(`${base}:old`, "2019-01-01T00:00:00Z", "2019-12-31T00:00:00Z"),
+      LD,
+    );
+    await http(
+      app.url,
+      "POST",
+      REGS,
+      during(`${base}:new`, "2020-08-01T22:07:00Z", "2021-08-01T21:07:00Z"),
+      LD,
+    );
+    await http(app.url, "POST", REGS, registration(`${base}:none`), LD);
+    expect(await rx.until(() => mine().length >= 1)).to.equal(true);
+    await new Promise((r) => setTimeout(r, 300));
+    const ids = mine().map((r) => (r.body as unknown as { data: { id: string }[] }).data[0].id);
+    expect(ids).to.deep.equal([`${base}:new`]);
+
+    for (const k of ["old", "new", "none"]) await http(app.url, "DELETE", `${REGS}/${base}:${k}`);
+    await http(app.url, "DELETE", `${CSUBS}/${sid}`);
+  });
 });
