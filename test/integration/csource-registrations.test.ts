@@ -270,4 +270,32 @@ describe("context source registrations (ETSI GS CIM 009 v1.8 §5.9, §5.10, §5.
     for (const k of ["old", "new", "none"]) await http(app.url, "DELETE", `${REGS}/${base}:${k}`);
     await http(app.url, "DELETE", `${CSUBS}/${sid}`);
   });
+
+  it("shows the failed delivery of a csource notification in the subscription's status members (§5.2.14)", async () => {
+    const sid = "urn:ngsi-ld:Subscription:csub-unreachable";
+    const id = "urn:ngsi-ld:ContextSourceRegistration:for-unreachable";
+    const sub = {
+      id: sid,
+      type: "Subscription",
+      entities: [{ type: "Vehicle" }],
+      notification: { endpoint: { uri: "http://127.0.0.1:9/notify" } },
+      "@context": [TEST_CONTEXT],
+    };
+    expect((await http(app.url, "POST", CSUBS, sub, LD)).status).to.equal(201);
+    await http(app.url, "POST", REGS, registration(id), LD);
+    type Shown = { notification: Record<string, unknown>; status: string };
+    const view = async () => (await http(app.url, "GET", `${CSUBS}/${sid}`)).body as Shown;
+    let n: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && n.status !== "failed"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      n = (await view()).notification;
+    }
+    expect(n.status).to.equal("failed");
+    expect(n.timesFailed as number).to.be.at.least(1);
+    expect(n.lastFailure).to.equal(n.lastNotification);
+    // the subscription itself stays active (§5.2.12 status)
+    expect((await view()).status).to.equal("active");
+    await http(app.url, "DELETE", `${REGS}/${id}`);
+    await http(app.url, "DELETE", `${CSUBS}/${sid}`);
+  });
 });
