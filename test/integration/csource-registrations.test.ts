@@ -221,4 +221,81 @@ describe("context source registrations (ETSI GS CIM 009 v1.8 §5.9, §5.10, §5.
     await http(app.url, "DELETE", `${REGS}/${id}:2`);
     await http(app.url, "DELETE", `${CSUBS}/${sid}`);
   });
+
+  it("evaluates a csource subscription's temporalQ on the registrations' intervals (§5.11.7)", async () => {
+    const sid = "urn:ngsi-ld:Subscription:csub-temporal";
+    const base = "urn:ngsi-ld:ContextSourceRegistration:interval";
+    const sub = {
+      id: sid,
+      type: "Subscription",
+      entities: [{ type: "Vehicle" }],
+      temporalQ: { timerel: "after", timeAt: "2020-06-01T22:07:00Z" },
+      notification: { endpoint: { uri: rx.url } },
+      "@context": [TEST_CONTEXT],
+    };
+    const bad = {
+      ...sub,
+      id: `${sid}:bad`,
+      temporalQ: { timerel: "during", timeAt: "2020-06-01T22:07:00Z" },
+    };
+    expect((await http(app.url, "POST", CSUBS, bad, LD)).status).to.equal(400);
+    expect((await http(app.url, "POST", CSUBS, sub, LD)).status).to.equal(201);
+    const shown = (await http(app.url, "GET", `${CSUBS}/${sid}`)).body as { temporalQ?: unknown };
+    expect(shown.temporalQ).to.deep.equal(sub.temporalQ);
+
+    const mine = () => rx.received.filter((r) => r.body.subscriptionId === sid);
+    const during = (id: string, startAt: string, endAt: string) =>
+      registration(id, { observationInterval: { startAt, endAt } });
+    // ended before timeAt: not matched; ends after it: matched; no observationInterval: not matched
+    await http(
+      app.url,
+      "POST",
+      REGS,
+      during(`${base}:old`, "2019-01-01T00:00:00Z", "2019-12-31T00:00:00Z"),
+      LD,
+    );
+    await http(
+      app.url,
+      "POST",
+      REGS,
+      during(`${base}:new`, "2020-08-01T22:07:00Z", "2021-08-01T21:07:00Z"),
+      LD,
+    );
+    await http(app.url, "POST", REGS, registration(`${base}:none`), LD);
+    expect(await rx.until(() => mine().length >= 1)).to.equal(true);
+    await new Promise((r) => setTimeout(r, 300));
+    const ids = mine().map((r) => (r.body as unknown as { data: { id: string }[] }).data[0].id);
+    expect(ids).to.deep.equal([`${base}:new`]);
+
+    for (const k of ["old", "new", "none"]) await http(app.url, "DELETE", `${REGS}/${base}:${k}`);
+    await http(app.url, "DELETE", `${CSUBS}/${sid}`);
+  });
+
+  it("shows the failed delivery of a csource notification in the subscription's status members (§5.2.14)", async () => {
+    const sid = "urn:ngsi-ld:Subscription:csub-unreachable";
+    const id = "urn:ngsi-ld:ContextSourceRegistration:for-unreachable";
+    const sub = {
+      id: sid,
+      type: "Subscription",
+      entities: [{ type: "Vehicle" }],
+      notification: { endpoint: { uri: "http://127.0.0.1:9/notify" } },
+      "@context": [TEST_CONTEXT],
+    };
+    expect((await http(app.url, "POST", CSUBS, sub, LD)).status).to.equal(201);
+    await http(app.url, "POST", REGS, registration(id), LD);
+    type Shown = { notification: Record<string, unknown>; status: string };
+    const view = async () => (await http(app.url, "GET", `${CSUBS}/${sid}`)).body as Shown;
+    let n: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && n.status !== "failed"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      n = (await view()).notification;
+    }
+    expect(n.status).to.equal("failed");
+    expect(n.timesFailed as number).to.be.at.least(1);
+    expect(n.lastFailure).to.equal(n.lastNotification);
+    // the subscription itself stays active (§5.2.12 status)
+    expect((await view()).status).to.equal("active");
+    await http(app.url, "DELETE", `${REGS}/${id}`);
+    await http(app.url, "DELETE", `${CSUBS}/${sid}`);
+  });
 });

@@ -201,6 +201,10 @@ describe("NGSI-LD entities over HTTP (ETSI GS CIM 009 §5.6, §5.7)", function (
     ];
     await http(app.url, "POST", "/ngsi-ld/v1/entities", { id, type: "Vehicle", speed }, link);
     expect(((await get(base)).body as Json).speed).to.have.deep.members(speed);
+    // §4.5.3: the simplified form of a multi-attribute maps each datasetId (@none: the default) to its value
+    expect(((await get(`${base}?options=keyValues`)).body as Json).speed).to.deep.equal({
+      dataset: { "@none": 1, "urn:ds:gps": 2 },
+    });
     await http(app.url, "DELETE", `${base}/attrs/speed?datasetId=urn:ds:gps`, undefined, link);
     expect(((await get(base)).body as Json).speed).to.deep.equal(speed[0]);
     await http(app.url, "POST", `${base}/attrs`, { speed: speed[1] }, link);

@@ -117,6 +117,33 @@ describe("notification content (ETSI GS CIM 009 v1.8 §5.2.14, §5.8.6)", functi
     expect(forSub(id)[1].body.data[0].name).to.deep.equal({ type: "Property", value: NULL });
   });
 
+  it("notifies a multi-attribute in keyValues as a dataset map, a deleted instance as null (§4.5.3)", async () => {
+    const id = await subscribe(
+      { watchedAttributes: ["name"], notificationTrigger: ["attributeDeleted"] },
+      { format: "keyValues" },
+    );
+    const e = "urn:ngsi-ld:Building:ds-kv";
+    await write("POST", ENTITIES, {
+      id: e,
+      type: "Building",
+      name: [
+        { type: "Property", value: "Eiffel Tower" },
+        { type: "Property", value: "Tour Eiffel", datasetId: "urn:ngsi-ld:Dataset:fr" },
+      ],
+    });
+    const del = await http(
+      app.url,
+      "DELETE",
+      `${ENTITIES}/${e}/attrs/name?datasetId=urn:ngsi-ld:Dataset:fr`,
+      undefined,
+      { Link: linkTo(TEST_CONTEXT) },
+    );
+    expect(del.status).to.equal(204);
+    expect((await one(id)).data[0].name).to.deep.equal({
+      dataset: { "@none": "Eiffel Tower", "urn:ngsi-ld:Dataset:fr": NULL },
+    });
+  });
+
   it("notifies attributeDeleted when the entity is deleted: its watched attributes as null, with deletedAt", async () => {
     const id = await subscribe({ watchedAttributes: ["name"], notificationTrigger: ["attributeDeleted"] });
     const e = "urn:ngsi-ld:Building:gone";

@@ -6,7 +6,7 @@ import { notificationData, notificationJob } from "../subscriptions/notification
 import { subscriptionStatus } from "../subscriptions/subscription";
 import type { SubscriptionService } from "../subscriptions/subscription-service";
 import { matchingInfos, registrationMatches, type CompiledRegistration } from "./registration-match";
-import { propertiesOf } from "./registration-query";
+import { propertiesOf, timeCheck } from "./registration-query";
 import type { RegistrationService } from "./registration-service";
 import { registrationView } from "./registration-view";
 
@@ -33,10 +33,15 @@ function entityPart(cs: CompiledSubscription): EntityFilter {
   return f;
 }
 
-/** True if a registration is one a context source registration subscription asks about (§5.11.7). */
+/**
+ * True if a registration is one a context source registration subscription asks about (§5.11.7): its
+ * entities, watched attributes, geoQ, `temporalQ` on the registration's intervals and q on its properties.
+ */
 export function subscriptionMatches(cs: CompiledSubscription, cr: CompiledRegistration): boolean {
   if (cs.record.tenant !== cr.record.tenant) return false;
   if (!registrationMatches(cr, entityPart(cs), { geo: cs.filter.geo })) return false;
+  const tq = cs.record.sub.temporalQ;
+  if (tq && !timeCheck(tq)?.(cr)) return false;
   return !cs.filter.q || matchesQ(propertiesOf(cr, cs.ctx), cs.filter.q);
 }
 

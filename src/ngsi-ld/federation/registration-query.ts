@@ -11,8 +11,16 @@ import type { ResolvedQ } from "../query/q/q-ast";
 import { registrationMatches, type CompiledRegistration } from "./registration-match";
 import { REGISTRATION_MEMBERS } from "./registration-view";
 
+/** The temporal part of a registration query (§5.10.2). */
+export interface RegistrationTimeQuery {
+  timerel?: string;
+  timeAt?: string;
+  endTimeAt?: string;
+  timeproperty?: string;
+}
+
 /** The parameters of a registration query as the request states them (§5.10.2, §6.8.3.2). */
-export interface RegistrationQueryInput {
+export interface RegistrationQueryInput extends RegistrationTimeQuery {
   type?: string;
   ids?: string[];
   idPattern?: string;
@@ -20,10 +28,6 @@ export interface RegistrationQueryInput {
   q?: string;
   csf?: string;
   geo?: GeoQueryParams;
-  timerel?: string;
-  timeAt?: string;
-  endTimeAt?: string;
-  timeproperty?: string;
 }
 
 /** The registration's context source properties as an entity of Properties named for `ctx` (q, csf). */
@@ -38,8 +42,11 @@ export function propertiesOf(cr: CompiledRegistration, ctx: CompiledContext): En
 
 type TimeCheck = (cr: CompiledRegistration) => boolean;
 
-/** §5.10.2 temporal query: on observationInterval (observedAt, default) or managementInterval. */
-function timeCheck(input: RegistrationQueryInput): TimeCheck | undefined {
+/**
+ * §5.10.2 temporal query (also a csource subscription's `temporalQ`, §5.11.7): on observationInterval
+ * (observedAt, default) or managementInterval; undefined without timerel.
+ */
+export function timeCheck(input: RegistrationTimeQuery): TimeCheck | undefined {
   const { timerel, timeAt, endTimeAt } = input;
   if (timerel === undefined) return undefined;
   if (!["before", "after", "between"].includes(timerel))

@@ -83,7 +83,16 @@ async function inline(
   for (const [name] of kept) {
     const stored = instancesOf(e, name);
     const sub = linkedOptions(opts, name);
-    const shown = Array.isArray(out[name]) ? (out[name] as unknown[]) : [out[name]];
+    // keyValues of a multi-attribute is a `dataset` map (render-entity.ts), its values in instance order
+    const map =
+      opts.format === "keyValues"
+        ? (out[name] as { dataset?: Record<string, unknown> } | null)?.dataset
+        : undefined;
+    const shown = map
+      ? Object.values(map)
+      : Array.isArray(out[name])
+        ? (out[name] as unknown[])
+        : [out[name]];
     const joined = await Promise.all(
       shown.map(async (v, k) => {
         const target = linked.get(stored[k]?.object as string);
@@ -92,7 +101,8 @@ async function inline(
         return opts.format === "keyValues" ? inner : { ...(v as object), entity: inner };
       }),
     );
-    out[name] = joined.length === 1 ? joined[0] : joined;
+    if (map) out[name] = { dataset: Object.fromEntries(Object.keys(map).map((k, i) => [k, joined[i]])) };
+    else out[name] = joined.length === 1 ? joined[0] : joined;
   }
   return out;
 }

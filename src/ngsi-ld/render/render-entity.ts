@@ -28,9 +28,20 @@ export function renderEntity(e: Entity, opts: RenderOptions): Record<string, unk
       : instancesOf(e, name);
     if (kept.length === 0) continue;
     const shown = kept.map((i) => renderInstance(i, opts));
-    out[name] = shown.length === 1 ? shown[0] : shown;
+    if (shown.length === 1) out[name] = shown[0];
+    else out[name] = opts.format === "keyValues" ? datasetMap(kept, shown) : shown;
   }
   return out;
+}
+
+/**
+ * The simplified form of a multi-attribute (ETSI GS CIM 009 v1.8 §4.5.3): `{"dataset": {...}}`, each
+ * instance's value under its datasetId, the default instance's under `@none`.
+ */
+function datasetMap(kept: AttributeInstance[], shown: unknown[]): { dataset: Record<string, unknown> } {
+  const dataset: Record<string, unknown> = {};
+  kept.forEach((i, k) => (dataset[datasetIdOf(i) ?? "@none"] = shown[k]));
+  return { dataset };
 }
 
 /** True if `pick`/`omit` keep `member` (§4.21; an omit list's nested parts do not omit the member). */

@@ -12,6 +12,7 @@ import {
   type Subscription,
   type SubscriptionGeoQ,
 } from "./subscription";
+import { parseSubscriptionTemporalQ } from "./subscription-temporal-q";
 
 type Obj = Record<string, unknown>;
 
@@ -244,6 +245,7 @@ export function parseSubscription(body: unknown, id: string, now: string, create
   set("geoQ", geoQ(body.geoQ));
   set("scopeQ", str(body, "scopeQ"));
   set("lang", str(body, "lang"));
+  set("temporalQ", parseSubscriptionTemporalQ(body.temporalQ));
   set("throttling", atLeast(positive(body, "throttling"), MIN_THROTTLING_S, "throttling"));
   if (body.jsonldContext !== undefined && !isAbsoluteUri(body.jsonldContext)) {
     throw fail("jsonldContext", "jsonldContext must be a URI");

@@ -3,6 +3,7 @@
  * §5.2.14 NotificationParams, §5.2.15 Endpoint). Names are kept as the client wrote them, with the
  * @context of the request that created or last changed the subscription beside them.
  */
+import type { SubscriptionTemporalQ } from "./subscription-temporal-q";
 
 /** Notification triggers (§5.2.12 `notificationTrigger`). */
 export const NOTIFICATION_TRIGGERS = [
@@ -85,6 +86,8 @@ export interface Subscription {
   /** Only these attribute instances are notified (`@none` = the default instance). */
   datasetId?: string[];
   throttling?: number;
+  /** Evaluated by context source registration subscriptions only (§5.11.7). */
+  temporalQ?: SubscriptionTemporalQ;
   notification: NotificationParams;
   jsonldContext?: string;
   createdAt: string;

@@ -17,7 +17,8 @@ export type RowTuple = [
 
 /**
  * A record of the temporal history log (ETSI GS CIM 009 v1.8 §5.6.11 to §5.6.16 as changes of state):
- * `put` appends instances to an entity's history (creating it, updating its types/scope), `delEntity`
+ * `put` appends instances to an entity's history (creating it, updating its types/scope; `sc` null: the
+ * scope was deleted), `delEntity`
  * (§5.6.13), `delAttr` (§5.6.15; `ds` undefined = default instances, `all` = every dataset), `delInst`
  * (§5.6.16) and `modInst` (§5.6.15 modify an instance) change it. Tenant `t`, entity id `e`.
  * `seal` says the graph copy of segment `h` (its start, epoch ms) was written as of version `v` (see

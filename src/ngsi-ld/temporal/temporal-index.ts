@@ -111,7 +111,8 @@ export class TemporalIndex {
           }),
         );
       if (r.ty && r.ty.length) e.types = this.types(r.ty);
-      if (r.sc !== undefined) e.scope = r.sc;
+      if (r.sc === null) delete e.scope;
+      else if (r.sc !== undefined) e.scope = r.sc;
       e.modifiedAt = Math.max(e.modifiedAt, r.at);
       for (const t of r.r) {
         let s = e.attrs.get(t[0]);

@@ -9,6 +9,7 @@ import type { AttributeInstance } from "../model/normalize-attribute";
 import type { HistoryRecord, RowTuple } from "./history-record";
 import { instanceNumber, instanceToTuple, rowToInstance } from "./instance-codec";
 import { RetentionPass, type RetentionWindows } from "./retention-pass";
+import { SCOPE_IRI, scopeDeletionRow, scopeRemoved } from "./scope-history";
 import { SegmentSealer } from "./segment-sealer";
 import { TemporalIndex } from "./temporal-index";
 
@@ -193,12 +194,13 @@ export class TemporalService {
       for (const row of rows) row[7] = seq;
       const shown = after ?? before;
       if (!shown || (rows.length === 0 && (!after || this.index.entity(tenant, id)))) continue;
-      records.push(this.putRecord(tenant, shown, meta.ctx, rows, now));
+      const gone = after && before && scopeRemoved(before, after);
+      records.push(this.putRecord(tenant, shown, meta.ctx, rows, now, gone ? null : shown.scope));
     }
     await Promise.all(records.map((r) => this.write(r)));
   }
 
-  /** Deletion instances (§4.5.0) for the instances of `before` that `after` no longer has. */
+  /** Deletion instances (§4.5.0) for the instances (and the scope, §4.18) of `before` that `after` no longer has. */
   private deletionRows(
     before: Entity,
     after: Entity | null | undefined,
@@ -223,6 +225,7 @@ export class TemporalService {
         rows.push(instanceToTuple(attr, gone, ctx, this.index.newIid(), now));
       }
     }
+    if (scopeRemoved(before, after)) rows.push(scopeDeletionRow(ctx, this.index.newIid(), now));
     return rows;
   }
 
@@ -232,9 +235,10 @@ export class TemporalService {
     ctx: CompiledContext,
     r: RowTuple[],
     at: number,
+    sc: unknown = e.scope,
   ): HistoryRecord {
     const ty = typesOf(e).map((t) => ctx.expandTerm(t));
-    return { op: "put", t: tenant, e: e.id, ty: ty.length ? ty : undefined, sc: e.scope, at, r };
+    return { op: "put", t: tenant, e: e.id, ty: ty.length ? ty : undefined, sc, at, r };
   }
 
   private rowsOf(e: Entity, ctx: CompiledContext, now: number): RowTuple[] {
@@ -252,7 +256,8 @@ export class TemporalService {
    * A deletion through the normal API (§5.6.5) of an attribute of an entity that exists only as a
    * temporal entity (made by POST /temporal/entities, §5.6.11, which creates no current state): the
    * history gets the deletion instance (§4.5.0, `deletedAt`) of the attribute's latest default instance
-   * (or of `datasetId`'s). False, and nothing written, if the history has no such attribute.
+   * (or of `datasetId`'s), or of the entity's `scope` (§4.18). False, and nothing written, if the history
+   * has no such attribute.
    */
   async recordHistoryOnlyDeletion(
     tenant: string,
@@ -262,6 +267,14 @@ export class TemporalService {
     datasetId?: string,
   ): Promise<boolean> {
     const e = this.index.entity(tenant, id);
+    if (e && ctx.expandTerm(name) === SCOPE_IRI && datasetId === undefined) {
+      if (e.scope === undefined) return false;
+      const now = Date.now();
+      const type = e.types.map((t) => ctx.compactIri(t));
+      const rows = [scopeDeletionRow(ctx, this.index.newIid(), now)];
+      await this.write(this.putRecord(tenant, { id, type }, ctx, rows, now, null));
+      return true;
+    }
     const s = e?.attrs.get(ctx.expandTerm(name));
     if (!e || !s) return false;
     let last: AttributeInstance | undefined;
