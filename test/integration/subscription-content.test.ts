@@ -40,6 +40,11 @@ describe("notification content (ETSI GS CIM 009 v1.8 §5.2.14, §5.8.6)", functi
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     return id;
   }
+  /** DELETE of entity `e`'s `name` (one instance or all, by `query`), its term resolved by the test @context. */
+  const deleteName = (e: string, query: string) =>
+    http(app.url, "DELETE", `${ENTITIES}/${e}/attrs/name?${query}`, undefined, {
+      Link: linkTo(TEST_CONTEXT),
+    });
   const write = (method: string, path: string, body?: unknown) =>
     http(
       app.url,
@@ -97,22 +102,14 @@ describe("notification content (ETSI GS CIM 009 v1.8 §5.2.14, §5.8.6)", functi
         { type: "Property", value: "Eiffelturm", datasetId: "urn:ngsi-ld:Dataset:de" },
       ],
     });
-    const link = { Link: linkTo(TEST_CONTEXT) };
-    const del = await http(
-      app.url,
-      "DELETE",
-      `${ENTITIES}/${e}/attrs/name?datasetId=urn:ngsi-ld:Dataset:fr`,
-      undefined,
-      link,
-    );
-    expect(del.status).to.equal(204);
+    expect((await deleteName(e, "datasetId=urn:ngsi-ld:Dataset:fr")).status).to.equal(204);
     const first = await one(id);
     expect(first.data[0].name).to.have.deep.members([
       { type: "Property", value: "Eiffel Tower" },
       { type: "Property", value: "Eiffelturm", datasetId: "urn:ngsi-ld:Dataset:de" },
       { type: "Property", value: NULL, datasetId: "urn:ngsi-ld:Dataset:fr" },
     ]);
-    await http(app.url, "DELETE", `${ENTITIES}/${e}/attrs/name?deleteAll=true`, undefined, link);
+    await deleteName(e, "deleteAll=true");
     expect(await rx.until(() => forSub(id).length === 2)).to.equal(true);
     expect(forSub(id)[1].body.data[0].name).to.deep.equal({ type: "Property", value: NULL });
   });
@@ -131,14 +128,7 @@ describe("notification content (ETSI GS CIM 009 v1.8 §5.2.14, §5.8.6)", functi
         { type: "Property", value: "Tour Eiffel", datasetId: "urn:ngsi-ld:Dataset:fr" },
       ],
     });
-    const del = await http(
-      app.url,
-      "DELETE",
-      `${ENTITIES}/${e}/attrs/name?datasetId=urn:ngsi-ld:Dataset:fr`,
-      undefined,
-      { Link: linkTo(TEST_CONTEXT) },
-    );
-    expect(del.status).to.equal(204);
+    expect((await deleteName(e, "datasetId=urn:ngsi-ld:Dataset:fr")).status).to.equal(204);
     expect((await one(id)).data[0].name).to.deep.equal({
       dataset: { "@none": "Eiffel Tower", "urn:ngsi-ld:Dataset:fr": NULL },
     });

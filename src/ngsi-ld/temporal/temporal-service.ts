@@ -267,7 +267,8 @@ export class TemporalService {
     datasetId?: string,
   ): Promise<boolean> {
     const e = this.index.entity(tenant, id);
-    if (e && ctx.expandTerm(name) === SCOPE_IRI && datasetId === undefined) {
+    const iri = ctx.expandTerm(name);
+    if (e && iri === SCOPE_IRI && datasetId === undefined) {
       if (e.scope === undefined) return false;
       const now = Date.now();
       const type = e.types.map((t) => ctx.compactIri(t));
@@ -275,7 +276,7 @@ export class TemporalService {
       await this.write(this.putRecord(tenant, { id, type }, ctx, rows, now, null));
       return true;
     }
-    const s = e?.attrs.get(ctx.expandTerm(name));
+    const s = e?.attrs.get(iri);
     if (!e || !s) return false;
     let last: AttributeInstance | undefined;
     for (let i = s.length - 1; i >= 0 && !last; i--) {
