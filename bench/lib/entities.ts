@@ -32,7 +32,13 @@ function rand(seed: number): number {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
-const BASE_TIME = Date.UTC(2025, 0, 6, 7, 0, 0);
+/**
+ * Start of the day of `observedAt` times: the hour a day before the run started, so every instance is
+ * inside the temporal history's raw window as a live feed's are. With a fixed past date the first
+ * retention pass after a restart rolls the whole history into hourly and daily aggregates, which is the
+ * retention scenario's work (bench/retention.ts), not the broker's.
+ */
+export const BASE_TIME = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 86_400_000;
 const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
 /**

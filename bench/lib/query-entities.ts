@@ -1,4 +1,4 @@
-import { CORE_CONTEXT_URL, type EntityJson } from "./entities";
+import { BASE_TIME, CORE_CONTEXT_URL, type EntityJson } from "./entities";
 
 /**
  * The entities of the query scenarios: 10 attributes each, two types of equal
@@ -27,7 +27,7 @@ export function queryEntityId(n: number): string {
 /** Query entity number `n` (deterministic), with the core context in the body. */
 export function makeQueryEntity(n: number): EntityJson {
   const r = (k: number): number => rand(n * 16 + k + 7);
-  const observedAt = new Date(Date.UTC(2025, 0, 6) + (n % 86400) * 1000).toISOString();
+  const observedAt = new Date(BASE_TIME + (n % 86400) * 1000).toISOString();
   return {
     id: queryEntityId(n),
     type: n % 2 === 0 ? "Vehicle" : "TrafficCamera",
