@@ -22,16 +22,7 @@ export const FUZZ_CLASSES = ["regex", "nesting", "ids", "geometry", "headers", "
 export type FuzzClass = (typeof FUZZ_CLASSES)[number];
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same inputs. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as rng } from "../../src/demo/feed/prng";
 
 const JSON_CT = { "Content-Type": "application/json" };
 const ENTITIES = "/ngsi-ld/v1/entities";

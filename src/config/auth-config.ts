@@ -1,3 +1,4 @@
+import { DAY, durationVar, intVar, switchVar, urlVar } from "./env-readers";
 /** Identity, tokens and rate limits (decisions.md "Identity, roles, tokens", "Rate limits"). */
 export interface AuthConfig {
   /** Env `AUTH` (on/off), default on. Off: every request acts as an anonymous admin (conformance runs). */
@@ -22,26 +23,16 @@ export interface AuthConfig {
   externalAudience?: string;
 }
 
-/** Parsers of config.ts, passed in so this file stays a leaf. */
-export interface EnvReaders {
-  switchVar(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean;
-  durationVar(env: NodeJS.ProcessEnv, name: string, defMs: number, minMs: number, maxMs: number): number;
-  intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number;
-  urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined;
-}
-
-const DAY = 86_400_000;
-
 /** Reads the auth settings from `env`. */
-export function authConfig(env: NodeJS.ProcessEnv, r: EnvReaders): AuthConfig {
-  const limit = (name: string, def: number) => r.intVar(env, name, def, 0, 1_000_000_000);
+export function authConfig(env: NodeJS.ProcessEnv): AuthConfig {
+  const limit = (name: string, def: number) => intVar(env, name, def, 0, 1_000_000_000);
   const prefix = env.RATE_LIMIT_PREFIX?.trim() || "citygraph-rl";
   return {
-    enabled: r.switchVar(env, "AUTH", true),
+    enabled: switchVar(env, "AUTH", true),
     adminPassword: env.ADMIN_PASSWORD || undefined,
-    accessTokenTtlS: r.durationVar(env, "ACCESS_TOKEN_TTL", 3_600_000, 10_000, DAY) / 1000,
-    refreshTokenTtlS: r.durationVar(env, "REFRESH_TOKEN_TTL", 30 * DAY, 60_000, 365 * DAY) / 1000,
-    signingKeyMaxAgeS: r.durationVar(env, "SIGNING_KEY_MAX_AGE", 90 * DAY, 3_600_000, 3650 * DAY) / 1000,
+    accessTokenTtlS: durationVar(env, "ACCESS_TOKEN_TTL", 3_600_000, 10_000, DAY) / 1000,
+    refreshTokenTtlS: durationVar(env, "REFRESH_TOKEN_TTL", 30 * DAY, 60_000, 365 * DAY) / 1000,
+    signingKeyMaxAgeS: durationVar(env, "SIGNING_KEY_MAX_AGE", 90 * DAY, 3_600_000, 3650 * DAY) / 1000,
     tierLimits: {
       free: limit("RATE_LIMIT_FREE", 100),
       basic: limit("RATE_LIMIT_BASIC", 1000),
@@ -50,7 +41,7 @@ export function authConfig(env: NodeJS.ProcessEnv, r: EnvReaders): AuthConfig {
     },
     rateLimitPrefix: prefix,
     externalIssuer: env.JWT_ISSUER?.trim() || undefined,
-    externalJwksUrl: r.urlVar(env, "JWKS_URL", ["http:", "https:"]),
+    externalJwksUrl: urlVar(env, "JWKS_URL", ["http:", "https:"]),
     externalAudience: env.JWT_AUDIENCE?.trim() || undefined,
   };
 }

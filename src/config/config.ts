@@ -3,6 +3,7 @@ import path from "node:path";
 import { ConfigError } from "./config-error";
 import { authConfig, type AuthConfig } from "./auth-config";
 import { reportsConfig, type ReportsConfig } from "./reports-config";
+import { DAY, durationVar, intVar, oneOf, switchVar, urlVar } from "./env-readers";
 
 export { ConfigError };
 
@@ -313,69 +314,6 @@ export interface NotifyConfig {
   maxRate: number;
 }
 
-function intVar(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return def;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-const DAY = 86_400_000;
-const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** A duration such as `10s`, `500ms`, `2m`, `1h`, `30d`; a bare number is seconds. Returns ms. */
-function durationVar(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  defMs: number,
-  minMs: number,
-  maxMs: number,
-): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return defMs;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw);
-  if (!m) throw new ConfigError(`${name} must be a duration such as 10s, 500ms, 2m or 1h, got "${raw}"`);
-  const ms = Number(m[1]) * DURATION_UNITS_MS[m[2] ?? "s"];
-  if (ms < minMs || ms > maxMs) {
-    throw new ConfigError(`${name} must be between ${minMs} ms and ${maxMs} ms, got ${ms} ms ("${raw}")`);
-  }
-  return Math.round(ms);
-}
-
-function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], def: T): T {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === "") return def;
-  if (!(values as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${values.join(", ")}, got "${env[name]}"`);
-  }
-  return raw as T;
-}
-
-function switchVar(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === "") return def;
-  if (["on", "true", "1", "yes"].includes(raw)) return true;
-  if (["off", "false", "0", "no"].includes(raw)) return false;
-  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
-}
-
-function urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be a URL such as redis://127.0.0.1:6379, got "${raw}"`);
-  }
-  if (!protocols.includes(u.protocol)) {
-    throw new ConfigError(`${name} must use ${protocols.join(" or ")}, got "${u.protocol}"`);
-  }
-  return raw;
-}
-
 /** Reads and validates the configuration from `env`; throws ConfigError with a clear message. */
 /** The retention windows of the temporal history; each kept tier is at least as long as the one before. */
 function retentionWindows(env: NodeJS.ProcessEnv) {
@@ -482,7 +420,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tilesAttribution: env.MAP_TILES_ATTRIBUTION?.trim() || "© OpenStreetMap contributors",
       dir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR) : undefined,
     },
-    auth: authConfig(env, { switchVar, durationVar, intVar, urlVar }),
+    auth: authConfig(env),
     outbound: {
       allowLoopback: switchVar(env, "OUTBOUND_ALLOW_LOOPBACK", false),
       deny: denyList(env, "OUTBOUND_DENY"),

@@ -35,7 +35,7 @@ interface Named<T> {
  *    acknowledgement;
  * 3. derived: indexes and caches derived from the graph, updated synchronously from the change event
  *    (entity graphs only, unless registered for every graph);
- * 4. deliver: enqueue of deliveries (notifications; later alerts, verification jobs);
+ * 4. deliver: enqueue of deliveries (NGSI-LD notifications, alert deliveries, report re-scoring);
  * 5. acknowledge: the write resolves once every delivery stage has settled its enqueue.
  */
 export class CommitPipeline {

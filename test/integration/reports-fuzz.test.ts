@@ -4,21 +4,10 @@ import path from "node:path";
 import { pngBombAsync, zipBomb } from "./helpers/bad-images";
 import { smallJpeg } from "./helpers/report-fixtures";
 import { startTestApp, type TestApp } from "./helpers/test-app";
+import { mulberry32 as rng } from "../../src/demo/feed/prng";
 
 type Obj = Record<string, unknown>;
 const COUNT = 2000;
-
-/** A small seeded PRNG (mulberry32), so a failing case can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const valid = (): Obj => ({
   category: "accident",

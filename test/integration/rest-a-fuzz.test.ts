@@ -1,20 +1,9 @@
 import { expect } from "chai";
 import { flowDoc, upsert } from "./helpers/traffic-fixture";
 import { startTestApp, type TestApp } from "./helpers/test-app";
+import { mulberry32 as rng } from "../../src/demo/feed/prng";
 
 type Op = { parameters: { name: string; in: string }[] };
-
-/** A small seeded PRNG (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NASTY = [
   "",

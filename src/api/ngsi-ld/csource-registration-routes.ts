@@ -5,25 +5,15 @@ import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
 import type { RegistrationService } from "../../ngsi-ld/federation/registration-service";
 import { registrationView } from "../../ngsi-ld/federation/registration-view";
 import { registrationQuery } from "../../ngsi-ld/federation/registration-query";
+import { jsonObjectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
-import type { NgsiState } from "./ngsi-state";
-import { intParam, listParam, optionsParam, param } from "./query-params";
+import { ngsiState } from "./ngsi-state";
+import { intParam, listParam, optionsParam, param, pathUri } from "./query-params";
 
-const st = (ctx: Context) => ctx.state as NgsiState;
+const st = ngsiState;
 
-function pathId(ctx: Context): string {
-  const id = (ctx.params as Record<string, string>).registrationId;
-  if (!isAbsoluteUri(id)) throw badRequest(`Registration id ${JSON.stringify(id)} is not a URI`, { id });
-  return id;
-}
-
-function bodyOf(ctx: Context): unknown {
-  const body = st(ctx).body;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw badRequest("The body must be a JSON object");
-  }
-  return body;
-}
+const pathId = (ctx: Context): string => pathUri(ctx, "registrationId", "Registration id");
+const bodyOf = (ctx: Context): unknown => jsonObjectBody(ctx, "BadRequestData");
 
 /**
  * Link headers to the previous and next pages (§6.3.13): the request's other parameters first, then

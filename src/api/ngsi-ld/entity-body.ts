@@ -6,11 +6,22 @@ import type { Entity } from "../../ngsi-ld/model/entity";
 import { EntityBodyKind, isObject, normalizeEntity } from "../../ngsi-ld/model/normalize-entity";
 import { ngsiState } from "./ngsi-state";
 
+/**
+ * The request body, which must be a JSON object (400 of `kind` otherwise: entities answer InvalidRequest,
+ * subscriptions and registrations BadRequestData), @context included.
+ */
+export function jsonObjectBody(
+  ctx: Context,
+  kind: "InvalidRequest" | "BadRequestData" = "InvalidRequest",
+): Record<string, unknown> {
+  const body = ngsiState(ctx).body;
+  if (!isObject(body)) throw new AppError(kind, "The body must be a JSON object");
+  return body;
+}
+
 /** The request body as a JSON object without its @context; 400 if there is no object body. */
 export function objectBody(ctx: Context): Record<string, unknown> {
-  const body = ngsiState(ctx).body;
-  if (!isObject(body)) throw new AppError("InvalidRequest", "The body must be a JSON object");
-  const { "@context": _c, ...rest } = body;
+  const { "@context": _c, ...rest } = jsonObjectBody(ctx);
   return rest;
 }
 

@@ -17,11 +17,11 @@ import type { CompiledContext } from "../../rdf/compiled-context";
 import { BATCH_OPERATIONS, federatedBatch, federatedPurge } from "./federation-batch";
 import { negotiate, sendNgsi } from "./negotiate";
 import { errorKindOfStatus, localProblemOf, sourceErrorOf } from "./source-errors";
-import type { NgsiState } from "./ngsi-state";
+import { ngsiState } from "./ngsi-state";
 import { filterFromParams } from "./query-input";
 import { intParam, param, setPageLinks } from "./query-params";
 
-const st = (ctx: Context) => ctx.state as NgsiState;
+const st = ngsiState;
 const API = "/ngsi-ld/v1";
 
 /** Which entity operation a request is (§4.3.6.2 names), with its entity id and attribute. */

@@ -119,10 +119,16 @@ export function joinParams(
   return { join, level };
 }
 
+/** The path parameter `name`, which must be a URI (400 BadRequestData naming `label` otherwise). */
+export function pathUri(ctx: Context, name: string, label: string): string {
+  const id = (ctx.params as Record<string, string>)[name];
+  if (!isAbsoluteUri(id)) throw badRequest(`${label} ${JSON.stringify(id)} is not a URI`, { id });
+  return id;
+}
+
 /** The entity id of the path, which must be a URI (§5.7.1: 400 BadRequestData otherwise). */
 export function pathEntityId(ctx: Context): string {
-  const id = (ctx.params as Record<string, string>).entityId;
-  if (!isAbsoluteUri(id)) throw badRequest(`Entity id ${JSON.stringify(id)} is not a URI`, { id });
+  const id = pathUri(ctx, "entityId", "Entity id");
   checkIdLength(id, "Entity id");
   refuseReserved(id, "Entity id");
   return id;

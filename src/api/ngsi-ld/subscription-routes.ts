@@ -3,30 +3,19 @@ import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { AppError, badRequest } from "../../errors";
-import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
 import type { ContextCompiler, SubscriptionService } from "../../ngsi-ld/subscriptions/subscription-service";
 import { subscriptionView } from "../../ngsi-ld/subscriptions/subscription-view";
 import type { SubscriptionRecord } from "../../ngsi-ld/subscriptions/subscription";
 import { type ImplicitContexts, withImplicitContext } from "./implicit-context";
+import { jsonObjectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
 import { ngsiState } from "./ngsi-state";
-import { intParam, optionsParam, param } from "./query-params";
+import { intParam, optionsParam, param, pathUri } from "./query-params";
 
 const st = ngsiState;
 
-function pathId(ctx: Context): string {
-  const id = (ctx.params as Record<string, string>).subscriptionId;
-  if (!isAbsoluteUri(id)) throw badRequest(`Subscription id ${JSON.stringify(id)} is not a URI`, { id });
-  return id;
-}
-
-function bodyOf(ctx: Context): unknown {
-  const body = st(ctx).body;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw badRequest("The body must be a JSON object");
-  }
-  return body;
-}
+const pathId = (ctx: Context): string => pathUri(ctx, "subscriptionId", "Subscription id");
+const bodyOf = (ctx: Context): unknown => jsonObjectBody(ctx, "BadRequestData");
 
 /**
  * Routes of the subscription resources (ETSI GS CIM 009 v1.8 §6.10, §6.11): POST /subscriptions (201 +

@@ -13,19 +13,12 @@ import type {
   Zone,
   ZoneTraffic,
 } from "../../domain/traffic";
+import { iso, location, round } from "../rest/json-values";
 
 /**
  * The traffic domain's read models in variant A's JSON shapes (traffic-service-interface.md §2).
  * One function per resource; the routes call these and nothing else shapes a response body.
  */
-
-const iso = (t: number) => new Date(t).toISOString();
-const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
-
-/** §2 Location object. */
-export function location(p: { lat: number; lon: number }, address?: string) {
-  return address === undefined ? { lat: p.lat, lon: p.lon } : { lat: p.lat, lon: p.lon, address };
-}
 
 /** §2 Camera (list form). */
 export function camera(v: CameraView, zones: ReadonlyMap<string, Zone>) {

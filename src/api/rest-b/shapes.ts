@@ -12,6 +12,7 @@ import type {
   Zone,
   ZoneTraffic,
 } from "../../domain/traffic";
+import { iso, location, round } from "../rest/json-values";
 import { HEALTH_IMPLICATIONS } from "../../domain/traffic";
 import type { Pattern } from "../../domain/analytics/analytics-service";
 import type { BoundingBox } from "../../domain/traffic/b-extras";
@@ -24,14 +25,6 @@ import type { CameraPeriodStats, ZonePeriodStats } from "../../domain/traffic/pe
  * fields marked (B)). The B routes call these and nothing else shapes a response body; variant A's
  * mapping lives beside it in api/rest-a.
  */
-
-const iso = (t: number) => new Date(t).toISOString();
-const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
-
-/** §2 Location object (B): `address` is the district's name where one holds the point. */
-export function location(p: GeoPoint, address?: string) {
-  return address === undefined ? { lat: p.lat, lon: p.lon } : { lat: p.lat, lon: p.lon, address };
-}
 
 const zoneName = (zones: ReadonlyMap<string, Zone>, id?: string) => (id ? zones.get(id)?.name : undefined);
 

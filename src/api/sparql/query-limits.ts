@@ -1,4 +1,5 @@
 import { badRequest } from "../../errors";
+import { sparqlStringEnd } from "../../rdf/sparql-lexing";
 
 /** Limits of a SPARQL query text, checked before it reaches the parser (docs/configuration.md "Limits"). */
 export interface SparqlTextLimits {
@@ -34,7 +35,7 @@ export function checkSparqlText(text: string, limits: SparqlTextLimits): void {
       const eol = text.indexOf("\n", i);
       i = eol < 0 ? n : eol;
     } else if (c === '"' || c === "'") {
-      i = stringEnd(text, i) - 1;
+      i = sparqlStringEnd(text, i) - 1;
     } else if (c === "<" && iriEnd(text, i) > 0) {
       i = iriEnd(text, i) - 1;
     } else if (c === "{" || c === "(" || c === "[") {
@@ -57,19 +58,4 @@ function iriEnd(s: string, i: number): number {
     if (c === " " || c === "\n" || c === "\t" || c === "<" || c === '"' || c === "{" || c === "}") return 0;
   }
   return 0;
-}
-
-/** Index just past the string literal starting at `i` (short or long form, with escapes). */
-function stringEnd(s: string, i: number): number {
-  const q = s[i];
-  const long = s.startsWith(q.repeat(3), i);
-  const close = long ? q.repeat(3) : q;
-  let j = i + close.length;
-  while (j < s.length) {
-    if (s[j] === "\\") j += 2;
-    else if (s.startsWith(close, j)) return j + close.length;
-    else if (!long && s[j] === "\n") return j;
-    else j++;
-  }
-  return j;
 }

@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import type { MultiPolygon } from "./ngsi-ld-doc";
 import { datasetPath } from "./project-root";
+import { fold, nameCore } from "../../domain/traffic/district-names";
 
 /** A district of HCMC (2021 to mid-2025 units) with its OSM polygon. */
 export interface DistrictRecord {
@@ -78,24 +79,6 @@ export function slugify(s: string): string {
     .replace(/^-|-$/g, "");
 }
 
-function fold(s: string): string {
-  return s
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[đĐ]/g, "d")
-    .toLowerCase();
-}
-
-const PREFIX = /^(quan|q|huyen|h|thanh pho|tp|district|dist|city|town)\b\.?\s*/;
-const SUFFIX = /\s*\b(district|city|town)$/;
-
-function core(name: string): string {
-  const s = fold(name)
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
-  return s.replace(PREFIX, "").replace(SUFFIX, "").trim();
-}
-
 /**
  * Finds the district a free-text name refers to ("Quận 1", "District 1", "Q.1", "Gò Vấp", "Thu Duc",
  * and the pre-2021 "Quận 2" / "Quận 9", which map to Thành phố Thủ Đức). Undefined if unknown.
@@ -104,10 +87,10 @@ export function resolveDistrictName(
   name: string,
   districts: readonly DistrictRecord[],
 ): DistrictRecord | undefined {
-  const key = core(name);
+  const key = nameCore(name);
   if (key === "") return undefined;
   for (const d of districts) {
-    if (core(d.name) === key || d.alternateNames.some((a) => core(a) === key)) return d;
+    if (nameCore(d.name) === key || d.alternateNames.some((a) => nameCore(a) === key)) return d;
   }
   return undefined;
 }

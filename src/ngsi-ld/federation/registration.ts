@@ -4,8 +4,8 @@
  * with the names as the client wrote them and the @context of the request that made it beside them.
  */
 
-/** The operations a registration may name (§4.3.6.2 Table 4.3.6.2-1), groups excluded. */
-export const OPERATIONS = [
+/** The write operations of Table 4.3.6.2-1, which redirection forwards. */
+const WRITES = [
   "createEntity",
   "updateEntity",
   "appendAttrs",
@@ -21,70 +21,45 @@ export const OPERATIONS = [
   "updateBatch",
   "deleteBatch",
   "mergeBatch",
-  "retrieveEntity",
-  "queryEntity",
-  "queryBatch",
-  "retrieveTemporal",
-  "queryTemporal",
+] as const;
+
+const DISCOVERY = [
   "retrieveEntityTypes",
   "retrieveEntityTypeDetails",
   "retrieveEntityTypeInfo",
   "retrieveAttrTypes",
   "retrieveAttrTypeDetails",
   "retrieveAttrTypeInfo",
+] as const;
+
+const SUBSCRIPTIONS = [
   "createSubscription",
   "updateSubscription",
   "retrieveSubscription",
   "querySubscription",
   "deleteSubscription",
 ] as const;
+
+/** The operations a registration may name (§4.3.6.2 Table 4.3.6.2-1), groups excluded. */
+export const OPERATIONS = [
+  ...WRITES,
+  "retrieveEntity",
+  "queryEntity",
+  "queryBatch",
+  "retrieveTemporal",
+  "queryTemporal",
+  ...DISCOVERY,
+  ...SUBSCRIPTIONS,
+] as const;
 /** One operation. */
 export type Operation = (typeof OPERATIONS)[number];
 
-const DISCOVERY: Operation[] = [
-  "retrieveEntityTypes",
-  "retrieveEntityTypeDetails",
-  "retrieveEntityTypeInfo",
-  "retrieveAttrTypes",
-  "retrieveAttrTypeDetails",
-  "retrieveAttrTypeInfo",
-];
-
 /** The operation groups (§4.3.6.3 Table 4.3.6.3-1) and the operations each stands for. */
-export const OPERATION_GROUPS: Record<string, Operation[]> = {
-  federationOps: [
-    "retrieveEntity",
-    "queryEntity",
-    "queryBatch",
-    ...DISCOVERY,
-    "createSubscription",
-    "updateSubscription",
-    "retrieveSubscription",
-    "querySubscription",
-    "deleteSubscription",
-  ],
+export const OPERATION_GROUPS: Record<string, readonly Operation[]> = {
+  federationOps: ["retrieveEntity", "queryEntity", "queryBatch", ...DISCOVERY, ...SUBSCRIPTIONS],
   updateOps: ["updateEntity", "updateAttrs", "replaceEntity", "replaceAttrs"],
   retrieveOps: ["retrieveEntity", "queryEntity"],
-  redirectionOps: [
-    "createEntity",
-    "updateEntity",
-    "appendAttrs",
-    "updateAttrs",
-    "deleteAttrs",
-    "deleteEntity",
-    "mergeEntity",
-    "replaceEntity",
-    "replaceAttrs",
-    "purgeEntity",
-    "createBatch",
-    "upsertBatch",
-    "updateBatch",
-    "deleteBatch",
-    "mergeBatch",
-    "retrieveEntity",
-    "queryEntity",
-    ...DISCOVERY,
-  ],
+  redirectionOps: [...WRITES, "retrieveEntity", "queryEntity", ...DISCOVERY],
 };
 
 /** Registration modes (§4.3.6.1). */

@@ -1,3 +1,5 @@
+import { searchRows } from "./strided-search";
+
 /** Length of a day bucket (UTC days). */
 export const DAY_MS = 86_400_000;
 
@@ -110,14 +112,7 @@ export class RollupSeries {
 
   /** First index whose start is >= t. */
   lowerBound(t: number): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.d[mid * STRIDE] < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return searchRows(this.d, this.length, STRIDE, t);
   }
 
   /** Bytes the buckets hold (8 per number). */

@@ -1,3 +1,5 @@
+import { searchRows } from "./strided-search";
+
 /**
  * One stored attribute instance, as the history keeps it (ETSI GS CIM 009 v1.8 §4.5.9 temporal
  * representation: each instance has its value, `observedAt`, `createdAt`, `modifiedAt`, `instanceId`).
@@ -153,26 +155,12 @@ export class Series {
 
   /** First index whose time is >= t. */
   lowerBound(t: number): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.d[mid * STRIDE] < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return searchRows(this.d, this.length, STRIDE, t);
   }
 
   /** First index whose time is > t. */
   upperBound(t: number): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.d[mid * STRIDE] <= t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return searchRows(this.d, this.length, STRIDE, t, true);
   }
 
   /** Bytes the rows hold (8 per number; the array's growth slack and headers not counted). */

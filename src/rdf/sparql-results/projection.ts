@@ -1,3 +1,5 @@
+import { sparqlStringEnd } from "../sparql-lexing";
+
 /**
  * The variables a SELECT query projects, in order (SPARQL 1.1 Query §18.2.4.1 projection; grammar
  * rule [9] SelectClause), read from the text so that results carry every projected variable in
@@ -16,7 +18,7 @@ export function projectedVariables(query: string): string[] | undefined {
       const nl = query.indexOf("\n", i);
       i = nl < 0 ? query.length : nl + 1;
     } else if (c === '"' || c === "'") {
-      i = skipString(query, i);
+      i = sparqlStringEnd(query, i);
     } else if (c === "(") {
       depth++;
       i++;
@@ -37,18 +39,4 @@ export function projectedVariables(query: string): string[] | undefined {
     }
   }
   return vars.length > 0 ? vars : undefined;
-}
-
-/** Index just past the string literal starting at `i` (short or long form, with escapes). */
-function skipString(s: string, i: number): number {
-  const q = s[i];
-  const long = s.startsWith(q.repeat(3), i);
-  const close = long ? q.repeat(3) : q;
-  let j = i + close.length;
-  while (j < s.length) {
-    if (s[j] === "\\") j += 2;
-    else if (s.startsWith(close, j)) return j + close.length;
-    else j++;
-  }
-  return j;
 }

@@ -1,4 +1,3 @@
-import { expect } from "chai";
 import {
   dateTime,
   entity,
@@ -7,15 +6,9 @@ import {
   property,
   relationship,
 } from "../../../src/demo/seed/ngsi-ld-doc";
-import { http } from "./test-app";
 
 /** Upserts entity documents (with @context) through the broker's NGSI-LD batch API. */
-export async function upsertDocs(base: string, docs: object[]): Promise<void> {
-  const r = await http(base, "POST", "/ngsi-ld/v1/entityOperations/upsert?options=update", docs, {
-    "Content-Type": "application/ld+json",
-  });
-  expect(r.status, r.text).to.be.oneOf([201, 204]);
-}
+export { upsert as upsertDocs } from "./traffic-fixture";
 
 /** A camera's place, as the lists show it. */
 export interface CamPlace {
@@ -118,13 +111,4 @@ export function accidentDocB(a: {
 }
 
 /** A small seeded PRNG (mulberry32), so random test data is the same on every run. */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as prng } from "../../../src/demo/feed/prng";
