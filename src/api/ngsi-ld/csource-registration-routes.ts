@@ -8,7 +8,7 @@ import { registrationQuery } from "../../ngsi-ld/federation/registration-query";
 import { jsonObjectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
 import { ngsiState } from "./ngsi-state";
-import { intParam, listParam, optionsParam, param, pathUri } from "./query-params";
+import { listParam, optionsParam, pageParams, param, pathUri } from "./query-params";
 
 const st = ngsiState;
 
@@ -63,10 +63,7 @@ export function registerCsourceRegistrationRoutes(
   router.get("/csourceRegistrations", async (ctx) => {
     const s = st(ctx);
     const type = negotiate(ctx, ["application/json", "application/ld+json"]);
-    const limit = intParam(ctx, "limit", 20, maxLimit);
-    const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
-    const count = param(ctx, "count") === "true";
-    if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
+    const { limit, offset, count } = pageParams(ctx, maxLimit);
     const sysAttrs = optionsParam(ctx).has("sysAttrs");
     const ids = listParam(ctx, "id");
     const bad = ids?.find((i) => !isAbsoluteUri(i));

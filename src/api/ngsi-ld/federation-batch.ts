@@ -10,7 +10,7 @@ import type { TypeExpr } from "../../ngsi-ld/query/type-expression";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { ngsiState } from "./ngsi-state";
 import { listParam } from "./query-params";
-import { localProblemOf, sourceErrorOf } from "./source-errors";
+import { localPart, localProblemOf, sourceErrorOf } from "./source-errors";
 
 /** The batch operations (§6.14 to §6.18, §6.31) and the registration operation of each (§4.3.6.2). */
 export const BATCH_OPERATIONS: Record<string, Operation> = {
@@ -183,15 +183,7 @@ export async function federatedPurge(
   const sends = crs.map((cr) =>
     dist.write([cr], { method: "DELETE", path: "/entities", query: ctx.querystring }, fwd),
   );
-  let localError: AppError | undefined;
-  if (split.localHasWork) {
-    try {
-      await next();
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-      localError = e;
-    }
-  }
+  const localError = split.localHasWork ? await localPart(next) : undefined;
   const failures = (await Promise.all(sends)).flat();
   if (localError && failures.length === 0) throw localError;
   if (failures.length === 0) {

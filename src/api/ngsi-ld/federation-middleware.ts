@@ -16,7 +16,7 @@ import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import { BATCH_OPERATIONS, federatedBatch, federatedPurge } from "./federation-batch";
 import { negotiate, sendNgsi } from "./negotiate";
-import { errorKindOfStatus, localProblemOf, sourceErrorOf } from "./source-errors";
+import { errorKindOfStatus, localPart, localProblemOf, sourceErrorOf } from "./source-errors";
 import { ngsiState } from "./ngsi-state";
 import { filterFromParams } from "./query-input";
 import { intParam, param, setPageLinks } from "./query-params";
@@ -251,16 +251,8 @@ async function write(
     ),
   );
   const localHasWork = split.localHasWork;
-  let localError: AppError | undefined;
-  if (localHasWork) {
-    s.body = split.localBody;
-    try {
-      await next();
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-      localError = e;
-    }
-  }
+  if (localHasWork) s.body = split.localBody;
+  const localError = localHasWork ? await localPart(next) : undefined;
   const failures = (await Promise.all(sends)).flat();
   // nothing was sent: the local error as it is. When a source was sent the write, a local refusal
   // (an entity only the source holds, one that already exists here) is one failed part of a 207

@@ -156,6 +156,21 @@ export function intParam(ctx: Context, name: string, def: number, max: number): 
   return Number(raw);
 }
 
+/**
+ * The paging parameters of a list (§6.3.13 pagination, §6.3.15 count): `limit` (default 20, at most
+ * `maxLimit`), `offset` and `count`; `limit=0` only with `count=true` (400 otherwise).
+ */
+export function pageParams(
+  ctx: Context,
+  maxLimit: number,
+): { limit: number; offset: number; count: boolean } {
+  const limit = intParam(ctx, "limit", 20, maxLimit);
+  const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
+  const count = param(ctx, "count") === "true";
+  if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
+  return { limit, offset, count };
+}
+
 /** Link headers to the next and previous pages (§6.3.13 pagination). */
 export function setPageLinks(ctx: Context, offset: number, limit: number, hasMore: boolean): void {
   const links: string[] = [];

@@ -1,6 +1,5 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { badRequest } from "../../errors";
 import { canonicalName } from "../../ngsi-ld/model/canonical-names";
 import { entityQueryFromBody, filterFromParams, type QueryBodyExtras } from "./query-input";
 import {
@@ -16,7 +15,7 @@ import { parseLang } from "../../ngsi-ld/render/language";
 import { renderFeatureCollection } from "../../ngsi-ld/render/render-geojson";
 import { negotiate, sendNgsi, sendNgsiJsonArray } from "./negotiate";
 import { ngsiState } from "./ngsi-state";
-import { intParam, joinParams, param, renderOptions, setPageLinks } from "./query-params";
+import { joinParams, pageParams, param, renderOptions, setPageLinks } from "./query-params";
 import { renderJoinedList } from "../../ngsi-ld/render/linked-entities";
 import { renderEntity } from "../../ngsi-ld/render/render-entity";
 import type { RenderOptions } from "../../ngsi-ld/render/render-options";
@@ -39,10 +38,7 @@ export function registerQueryRoutes(
   const answer = async (ctx: Context, filter: EntityFilter, body: QueryBodyExtras = {}) => {
     const { lang } = body;
     const s = st(ctx);
-    const limit = intParam(ctx, "limit", 20, maxLimit);
-    const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
-    const count = param(ctx, "count") === "true";
-    if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
+    const { limit, offset, count } = pageParams(ctx, maxLimit);
     const opts = renderOptions(ctx, s.ldContext);
     if (filter.attrs) opts.attrs = new Set(filter.attrs.names);
     if (lang !== undefined) opts.lang = parseLang(lang);

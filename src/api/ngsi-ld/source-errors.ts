@@ -1,4 +1,4 @@
-import { ERROR_KINDS, type AppError, type ErrorKind } from "../../errors";
+import { AppError, ERROR_KINDS, type ErrorKind } from "../../errors";
 import type { SourceFailure } from "../../ngsi-ld/federation/distributor";
 
 /** The error kind that renders a source's HTTP status (for a write only a source took). */
@@ -29,4 +29,18 @@ export function localProblemOf(e: AppError): Record<string, unknown> {
     status: e.status,
     detail: e.message,
   };
+}
+
+/**
+ * Runs the local part of a distributed write (the rest of the middleware chain) and returns its AppError
+ * instead of throwing it, so that it can become one failed part of a 207 beside the sources' answers.
+ */
+export async function localPart(next: () => Promise<unknown>): Promise<AppError | undefined> {
+  try {
+    await next();
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    return e;
+  }
 }

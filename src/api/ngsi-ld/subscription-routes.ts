@@ -2,7 +2,7 @@ import { ownerScope, ownerToRecord } from "../http/ownership";
 import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { AppError, badRequest } from "../../errors";
+import { AppError } from "../../errors";
 import type { ContextCompiler, SubscriptionService } from "../../ngsi-ld/subscriptions/subscription-service";
 import { subscriptionView } from "../../ngsi-ld/subscriptions/subscription-view";
 import type { SubscriptionRecord } from "../../ngsi-ld/subscriptions/subscription";
@@ -10,7 +10,7 @@ import { type ImplicitContexts, withImplicitContext } from "./implicit-context";
 import { jsonObjectBody } from "./entity-body";
 import { negotiate, sendNgsi } from "./negotiate";
 import { ngsiState } from "./ngsi-state";
-import { intParam, optionsParam, param, pathUri } from "./query-params";
+import { optionsParam, pageParams, pathUri } from "./query-params";
 
 const st = ngsiState;
 
@@ -77,10 +77,7 @@ export function registerSubscriptionRoutes(
 
   router.get(base, async (ctx) => {
     const type = negotiate(ctx, ["application/json", "application/ld+json"]);
-    const limit = intParam(ctx, "limit", 20, maxLimit);
-    const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
-    const count = param(ctx, "count") === "true";
-    if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
+    const { limit, offset, count } = pageParams(ctx, maxLimit);
     const all = subs.list(st(ctx).tenant, ownerScope(ctx));
     if (count) ctx.set("NGSILD-Results-Count", String(all.length));
     const link = (o: number, rel: string) =>

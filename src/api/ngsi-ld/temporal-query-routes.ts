@@ -1,7 +1,7 @@
 import { parseOrderBy, sortEntities } from "../../ngsi-ld/query/order-by";
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { badRequest, notFound } from "../../errors";
+import { notFound } from "../../errors";
 import type { CompiledContext } from "../../rdf/compiled-context";
 import type { Entity } from "../../ngsi-ld/model/entity";
 import { isObject } from "../../ngsi-ld/model/normalize-attribute";
@@ -19,7 +19,7 @@ import type { TemporalEntity, TemporalIndex } from "../../ngsi-ld/temporal/tempo
 import { negotiate, sendNgsi } from "./negotiate";
 import { ngsiState } from "./ngsi-state";
 import { entityQueryFromBody, filterFromParams } from "./query-input";
-import { intParam, param, pathEntityId } from "./query-params";
+import { pageParams, param, pathEntityId } from "./query-params";
 import { project, temporalRequest, type TemporalRequest } from "./temporal-params";
 
 const st = ngsiState;
@@ -104,10 +104,7 @@ export function registerTemporalQueryRoutes(
   const answer = (ctx: Context, filter: EntityFilter, req: TemporalRequest) => {
     const s = st(ctx);
     const type = negotiate(ctx, ["application/json", "application/ld+json"]);
-    const limit = intParam(ctx, "limit", 20, maxLimit);
-    const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
-    const count = param(ctx, "count") === "true";
-    if (limit === 0 && !count) throw badRequest("limit=0 needs count=true", { parameter: "limit" });
+    const { limit, offset, count } = pageParams(ctx, maxLimit);
     const needState = !!(filter.q || filter.geo || filter.scopeQ);
     const windowed = req.query.timerel !== undefined || req.view.attrs !== undefined;
     const orderBy = param(ctx, "orderBy");
