@@ -39,13 +39,14 @@ export async function startSubscriptions(
   pipeline: CommitPipeline,
   outbound: OutboundPolicy,
 ): Promise<SubscriptionParts> {
+  const deliveryLog = new DeliveryLog(path.join(config.store.dataDir, "deliveries"));
   const subscriptions = new SubscriptionService(
     new SubscriptionRepository(store),
     new SubscriptionIndex(),
     contexts.compile,
     (msg, fields) => log.warn(msg, fields),
     (uri) => outbound.refusalOf(uri),
-    new DeliveryLog(path.join(config.store.dataDir, "deliveries")),
+    deliveryLog,
   );
   await subscriptions.load();
   const notifier = new SubscriptionNotifier({
@@ -86,6 +87,7 @@ export async function startSubscriptions(
       notifier.close();
       await subscriptions.flush();
       await queue.close();
+      deliveryLog.close();
       await closeMqttClients();
     },
   };

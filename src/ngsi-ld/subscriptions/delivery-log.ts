@@ -14,11 +14,14 @@ const fileName = (gen: number) => `deliveries-${String(gen).padStart(12, "0")}.l
  * of the deliveries that happened. The statuses in the graph say up to which file (`logGen`) they already
  * count; a start adds the lines of later files. Writing the statuses starts a new file ({@link rotate});
  * once they are durable the older files go ({@link drop}). An append is one write(2) of a short line, kept
- * by the kernel when the process dies (not fsynced: a power cut may lose the last lines).
+ * by the kernel when the process dies (not fsynced: a power cut may lose the last lines); the current file
+ * stays open, so an append costs that one write and no open and close (at thousands of notifications a
+ * second, `appendFileSync` took 6 % of the main thread).
  */
 export class DeliveryLog {
   private gen: number;
   private file: string;
+  private fd: number | undefined;
 
   constructor(private readonly dir: string) {
     fs.mkdirSync(dir, { recursive: true });
@@ -45,15 +48,23 @@ export class DeliveryLog {
 
   /** Logs one attempt. */
   append(tenant: string, id: string, ok: boolean, at: string): void {
-    fs.appendFileSync(this.file, `${JSON.stringify([tenant, id, ok ? 1 : 0, at])}\n`);
+    this.fd ??= fs.openSync(this.file, "a");
+    fs.writeSync(this.fd, `${JSON.stringify([tenant, id, ok ? 1 : 0, at])}\n`);
   }
 
   /** Starts a new file; returns the generation of the one closed (every line so far is in it or before). */
   rotate(): number {
+    this.close();
     const closed = this.gen;
     this.gen++;
     this.file = path.join(this.dir, fileName(this.gen));
     return closed;
+  }
+
+  /** Closes the current file (the next append opens it again). */
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
   }
 
   /** Deletes the files of generations up to `gen` (their counts are in the graph now). */
