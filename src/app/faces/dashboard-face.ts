@@ -1,6 +1,7 @@
 import Router from "@koa/router";
 import { registerDashboardRoutes } from "../../api/dashboard/dashboard-routes";
 import type { Config } from "../../config/config";
+import { TRAFFIC_SPARQL_PREFIXES } from "../../domain/vocabulary";
 import type { Face } from "./face";
 
 /**
@@ -10,6 +11,10 @@ import type { Face } from "./face";
  */
 export function dashboardFace(config: Config, authRequired: boolean): Face {
   const router = new Router();
-  registerDashboardRoutes(router, { ...config.dashboard, authRequired });
+  registerDashboardRoutes(router, {
+    ...config.dashboard,
+    authRequired,
+    sparqlPrefixes: TRAFFIC_SPARQL_PREFIXES,
+  });
   return { routers: [router] };
 }
