@@ -21,6 +21,7 @@ import { EmailSender } from "../jobs/senders/email-sender";
 import { loadOrMakeVapidKeys, PushSender } from "../jobs/senders/push-sender";
 import { SmsSender } from "../jobs/senders/sms-sender";
 import { WebhookSender } from "../jobs/senders/webhook-sender";
+import { outboundAgents } from "../jobs/outbound-agents";
 import type { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import { KeyedLock } from "../ngsi-ld/entities/keyed-lock";
@@ -112,9 +113,14 @@ export async function startReports(
   );
 
   const vapid = loadOrMakeVapidKeys(config.store.dataDir);
-  const list: ChannelSender[] = [new WebhookSender(), new PushSender(vapid, rc.vapidSubject)];
+  // every connection of webhooks, push and the SMS gateway is checked by the outbound policy's agents
+  const agents = outboundAgents(outbound);
+  const list: ChannelSender[] = [
+    new WebhookSender(agents),
+    new PushSender(vapid, rc.vapidSubject, agents.https),
+  ];
   if (rc.smtpUrl) list.push(new EmailSender(rc.smtpUrl, rc.emailFrom));
-  if (rc.smsGatewayUrl) list.push(new SmsSender(rc.smsGatewayUrl));
+  if (rc.smsGatewayUrl) list.push(new SmsSender(rc.smsGatewayUrl, agents));
   // webhook and push URLs obey the outbound policy of notifications: at subscription and at each send
   const senders = new ChannelSenders(list, (url) => outbound.check(url));
   const alertQueue = createJobQueue<AlertJob>(

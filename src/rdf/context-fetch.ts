@@ -10,14 +10,28 @@ export interface FetchLimits {
   maxBytes: number;
 }
 
-/** The function used for HTTP; node-fetch v2 by default, replaceable in tests. */
-export type FetchFn = (url: string, init: RequestInit) => Promise<Response>;
+/** What a download asks of the HTTP function: node-fetch's options and how many redirects to follow. */
+export type ContextFetchInit = Pick<RequestInit, "headers" | "size" | "compress" | "signal"> & {
+  maxRedirects: number;
+};
+
+/**
+ * The function used for HTTP. The broker's follows redirects through the outbound policy's checked
+ * connections; the default (node-fetch v2) follows none, and tests replace it.
+ */
+export type FetchFn = (url: string, init: ContextFetchInit) => Promise<Response>;
+
+const plainFetch: FetchFn = (url, { maxRedirects: _, ...init }) =>
+  fetch(url, { ...init, redirect: "manual" });
+
+/** Redirects followed for one @context (w3id.org and similar permanent-URL services answer with one). */
+const MAX_REDIRECTS = 5;
 
 const ACCEPT = "application/ld+json, application/json;q=0.9, */*;q=0.1";
 
 /**
- * The one text of every failed download: what went wrong (refused connection, reset, a status) stays out
- * of the answer, as it would map the hosts and ports the broker can reach. `reason` is kept on the error
+ * The one text of every failed download: what went wrong (refused connection, reset, a status, a body
+ * that is not a context) stays out of the answer, as it would map the hosts and ports the broker can reach. `reason` is kept on the error
  * (`cause`) for the log.
  */
 function unavailable(url: string, reason: string): AppError {
@@ -29,14 +43,15 @@ function unavailable(url: string, reason: string): AppError {
 /**
  * Downloads and parses one remote @context (ETSI GS CIM 009 §5.5.7: remote contexts are
  * dereferenced by the broker). Only http and https URLs are fetched. Fails fast, never hangs:
- * timeout, connection error, non-2xx status or a body over `maxBytes` throw LdContextNotAvailable
- * (503, §5.5.2 Table 5.5.2-1: "unable to retrieve a remote JSON-LD @context"); a body that is not a
- * JSON object with `@context` throws BadRequestData (400).
+ * timeout, connection error, a refused address, non-2xx status, a body over `maxBytes` or a body that
+ * is not a JSON object with `@context` all throw the same LdContextNotAvailable (503, §5.5.2 Table
+ * 5.5.2-1: "unable to retrieve a remote JSON-LD @context"), so the answer tells no open port from a
+ * closed one.
  */
 export async function fetchContextDocument(
   url: string,
   limits: FetchLimits,
-  fetchFn: FetchFn = fetch,
+  fetchFn: FetchFn = plainFetch,
 ): Promise<ContextDocument> {
   const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
   if (scheme !== "http:" && scheme !== "https:") {
@@ -49,8 +64,7 @@ export async function fetchContextDocument(
   try {
     const res = await fetchFn(url, {
       headers: { Accept: ACCEPT },
-      redirect: "follow",
-      follow: 5,
+      maxRedirects: MAX_REDIRECTS,
       size: limits.maxBytes,
       compress: true,
       signal: controller.signal as RequestInit["signal"],
@@ -59,7 +73,11 @@ export async function fetchContextDocument(
     const declared = Number(res.headers.get("content-length") ?? "0");
     if (declared > limits.maxBytes) throw unavailable(url, `larger than ${limits.maxBytes} bytes`);
     const text = await res.text();
-    return parseContextDocument(text, url);
+    try {
+      return parseContextDocument(text, url);
+    } catch (e) {
+      throw unavailable(url, (e as Error).message);
+    }
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (controller.signal.aborted) throw unavailable(url, `no answer within ${limits.timeoutMs} ms`);

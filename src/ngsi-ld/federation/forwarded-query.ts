@@ -70,6 +70,35 @@ export function narrowedQuery(
   return queryString(params);
 }
 
+/**
+ * A POST /entityOperations/query body (§5.2.23 Query) as an exclusive registration's source is asked it,
+ * narrowed as {@link narrowedQuery} narrows a query string: EntitySelectors without `id` or `idPattern`
+ * get the registered ids, `attrs` keeps the asked attributes the registration provides (all of them
+ * when none are asked).
+ */
+export function narrowedBatchQuery(
+  cr: CompiledRegistration,
+  filter: EntityFilter,
+  body: Record<string, unknown>,
+  ctx: CompiledContext,
+): Record<string, unknown> {
+  const infos = cr.infos.filter((i) => infoMatches(i, filter));
+  const out = { ...body };
+  const ids = idsOf(infos);
+  if (ids && Array.isArray(body.entities)) {
+    out.entities = (body.entities as Record<string, unknown>[]).flatMap((sel) =>
+      sel.id !== undefined || sel.idPattern !== undefined ? [sel] : ids.map((id) => ({ ...sel, id })),
+    );
+  }
+  const names = namesOf(infos);
+  if (names) {
+    const provided = new Set(names);
+    const asked = filter.attrs?.iris;
+    out.attrs = (asked ? asked.filter((n) => provided.has(n)) : names).map((iri) => canonicalName(ctx, iri));
+  }
+  return out;
+}
+
 /** The types the registration names for entity `id`, compacted with `ctx`. */
 function typesFor(cr: CompiledRegistration, id: string, ctx: CompiledContext): string[] {
   const types = new Set<string>();

@@ -62,6 +62,7 @@ export function notificationJob(
   if (tenant) headers["NGSILD-Tenant"] = tenant;
   for (const { key, value } of ep.receiverInfo ?? []) headers[key] = value;
   const job: NotificationJob = { tenant, subscriptionId: sub.id, uri: ep.uri, headers, body };
+  if (sub.createdAt) job.subscriptionCreatedAt = sub.createdAt;
   if (ep.notifierInfo) job.notifierInfo = ep.notifierInfo;
   return job;
 }

@@ -172,15 +172,21 @@ describe("rdf/context-loader", () => {
     }
   });
 
-  it("400 BadRequestData for invalid JSON or a document without @context, and for non-http URLs", async () => {
+  it("503 LdContextNotAvailable, the text of any failed download, for invalid JSON or a document without @context", async () => {
     const loader = new ContextLoader({ dataDir });
     routes.set("/bad.jsonld", { body: "{not json" });
     routes.set("/plain.json", { body: JSON.stringify({ a: 1 }) });
-    for (const url of [server.url("/bad.jsonld"), server.url("/plain.json"), "ftp://example.org/c.jsonld"]) {
+    for (const url of [server.url("/bad.jsonld"), server.url("/plain.json")]) {
       const err = await rejection(loader.load(url));
-      expect(err.kind, url).to.equal("BadRequestData");
-      expect(err.status).to.equal(400);
+      expect(err.kind, url).to.equal("LdContextNotAvailable");
+      expect(err.message).to.equal(`The @context ${url} could not be retrieved`);
     }
+  });
+
+  it("400 BadRequestData for non-http URLs", async () => {
+    const err = await rejection(new ContextLoader({ dataDir }).load("ftp://example.org/c.jsonld"));
+    expect(err.kind).to.equal("BadRequestData");
+    expect(err.status).to.equal(400);
   });
 
   it("reload keeps the old copy on failure; evict forgets memory and disk", async () => {
