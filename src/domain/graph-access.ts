@@ -4,7 +4,7 @@ import type { Entity } from "../ngsi-ld/model/entity";
 import type { EntityService } from "../ngsi-ld/entities/entity-service";
 import { queryEntities, type QuerySources } from "../ngsi-ld/query/entity-query";
 import type { EntityFilter } from "../ngsi-ld/query/query-filter";
-import type { CompiledContext } from "../rdf/compiled-context";
+import type { CompiledContext } from "../rdf/contexts/compiled-context";
 import { TRAFFIC_NS } from "./vocabulary";
 
 /** The NGSI-LD location GeoProperty IRI. */

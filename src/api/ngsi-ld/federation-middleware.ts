@@ -13,7 +13,7 @@ import { attributeNamesOf, splitWrite, writeFilter, writersOf } from "../../ngsi
 import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
 import { viaNames } from "../../ngsi-ld/federation/via";
 import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { BATCH_OPERATIONS, federatedBatch, federatedPurge } from "./federation-batch";
 import { negotiate, sendNgsi } from "./negotiate";
 import { errorKindOfStatus, localPart, localProblemOf, sourceErrorOf } from "./source-errors";

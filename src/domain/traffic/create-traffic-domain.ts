@@ -1,20 +1,20 @@
 import type { EntityService } from "../../ngsi-ld/entities/entity-service";
 import type { Entity } from "../../ngsi-ld/model/entity";
 import type { TemporalIndex } from "../../ngsi-ld/temporal/temporal-index";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 import { AnalyticsService } from "../analytics/analytics-service";
-import { AccidentService, type AccidentStatusWriter } from "./accident-service";
-import { AlertLog } from "./alert-log";
-import { AirQualityService } from "./air-quality-service";
-import { CameraService } from "./camera-service";
-import { FlowRollup } from "./flow-rollup";
-import { HistoryReader } from "./history-reader";
-import { HistoryVersions } from "./history-versions";
-import { ProjectionFeed, TRAFFIC_TENANT, type EntitySource } from "./projection-source";
-import { TrafficProjection } from "./traffic-projection";
-import { WeatherService } from "./weather-service";
-import { ZoneService } from "./zone-service";
+import { AccidentService, type AccidentStatusWriter } from "./accidents/accident-service";
+import { AlertLog } from "./accidents/alert-log";
+import { AirQualityService } from "./environment/air-quality-service";
+import { CameraService } from "./cameras/camera-service";
+import { FlowRollup } from "./flow/flow-rollup";
+import { HistoryReader } from "./projection/history-reader";
+import { HistoryVersions } from "./projection/history-versions";
+import { ProjectionFeed, TRAFFIC_TENANT, type EntitySource } from "./projection/projection-source";
+import { TrafficProjection } from "./projection/traffic-projection";
+import { WeatherService } from "./environment/weather-service";
+import { ZoneService } from "./zones/zone-service";
 
 /** What the traffic domain is built from (the composition root passes the NGSI-LD model's parts). */
 export interface TrafficDomainDeps {
