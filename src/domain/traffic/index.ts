@@ -4,7 +4,6 @@ export type { CameraView, CameraFilter, CameraDetailStats, StatInterval } from "
 export type { AccidentFilter } from "./accidents/accident-service";
 export type { AirQualityBucket } from "./environment/air-quality-service";
 export type { EntitySource } from "./projection/projection-source";
-export { TRAFFIC_TENANT } from "./projection/projection-source";
 export { matchZone, fold } from "./zones/district-names";
 export { airQualityIndex, aqiCategory, subIndex, HEALTH_IMPLICATIONS } from "./environment/aqi";
 export { congestionLevel, congestionIndex } from "./flow/congestion";

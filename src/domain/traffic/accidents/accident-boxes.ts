@@ -1,5 +1,6 @@
+import { DEFAULT_TENANT } from "../../../store/graph-store";
 import type { Entity } from "../../../ngsi-ld/model/entity";
-import { TRAFFIC_TENANT, type EntitySource } from "../projection/projection-source";
+import { type EntitySource } from "../projection/projection-source";
 import type { TrafficProjection } from "../projection/traffic-projection";
 
 /** One box a detector drew on a frame, in pixels of that frame. */
@@ -21,7 +22,7 @@ export async function accidentBoundingBoxes(
   projection: TrafficProjection,
   entityId: string,
 ): Promise<BoundingBox[]> {
-  const [e] = await source.read(TRAFFIC_TENANT, [entityId], projection.traffic);
+  const [e] = await source.read(DEFAULT_TENANT, [entityId], projection.traffic);
   const raw = (e as Entity | undefined)?.boundingBoxes as { value?: unknown } | undefined;
   const list = Array.isArray(raw?.value) ? raw.value : raw?.value ? [raw.value] : [];
   const boxes: BoundingBox[] = [];

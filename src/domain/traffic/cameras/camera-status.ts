@@ -1,8 +1,8 @@
+import { DEFAULT_TENANT } from "../../../store/graph-store";
 import type { AttributeService } from "../../../ngsi-ld/entities/attribute-service";
 import type { CompiledContext } from "../../../rdf/contexts/compiled-context";
 import type { CameraService, CameraView } from "./camera-service";
 import type { CameraStatus } from "../models";
-import { TRAFFIC_TENANT } from "../projection/projection-source";
 
 /**
  * Sets a camera's status (traffic-service-interface.md §3: "any camera state -> GraphQL mutation
@@ -19,7 +19,7 @@ export async function setCameraStatus(
 ): Promise<CameraView> {
   const cam = cameras.get(id).camera;
   await attributes.update(
-    TRAFFIC_TENANT,
+    DEFAULT_TENANT,
     cam.entityId,
     { id: cam.entityId, type: "TrafficCamera", status: { type: "Property", value: status } },
     traffic,

@@ -1,7 +1,7 @@
+import { DEFAULT_TENANT } from "../../../store/graph-store";
 import type { Series } from "../../../ngsi-ld/temporal/series";
 import type { TemporalIndex } from "../../../ngsi-ld/temporal/temporal-index";
 import type { CompiledContext } from "../../../rdf/contexts/compiled-context";
-import { TRAFFIC_TENANT } from "./projection-source";
 
 /** One numeric instance of an attribute's history. */
 export interface Sample {
@@ -26,7 +26,7 @@ export class HistoryReader {
   series(id: string, term: string): Series | undefined {
     let iri = this.iris.get(term);
     if (!iri) this.iris.set(term, (iri = this.traffic.expandTerm(term)));
-    return this.index.entity(TRAFFIC_TENANT, id)?.attrs.get(iri);
+    return this.index.entity(DEFAULT_TENANT, id)?.attrs.get(iri);
   }
 
   /** Numeric samples of `term` with from <= t < to, in time order. */
@@ -51,7 +51,7 @@ export class HistoryReader {
   ): { start: number; len: number; n: number; sum: number; max: number }[] {
     let iri = this.iris.get(term);
     if (!iri) this.iris.set(term, (iri = this.traffic.expandTerm(term)));
-    const roll = this.index.entity(TRAFFIC_TENANT, id)?.rollups?.get(iri);
+    const roll = this.index.entity(DEFAULT_TENANT, id)?.rollups?.get(iri);
     const out: { start: number; len: number; n: number; sum: number; max: number }[] = [];
     for (let i = 0; roll && i < roll.length; i++) {
       const b = roll.bucket(i);

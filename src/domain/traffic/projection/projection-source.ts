@@ -1,12 +1,10 @@
+import { DEFAULT_TENANT } from "../../../store/graph-store";
 import type { EntityChangeMeta } from "../../../ngsi-ld/entities/entity-repository";
 import { entityChangeOf } from "../../../ngsi-ld/entities/entity-repository";
 import type { Entity } from "../../../ngsi-ld/model/entity";
 import type { CompiledContext } from "../../../rdf/contexts/compiled-context";
 import type { CommitEvent } from "../../../store/graph-store";
 import { PROJECTED_TYPES, type TrafficProjection } from "./traffic-projection";
-
-/** The tenant the traffic faces serve (REST and GraphQL carry no NGSILD-Tenant). */
-export const TRAFFIC_TENANT = "";
 
 /** How the projection reads the graph at start: entity ids by expanded type, entities by id. */
 export interface EntitySource {
@@ -26,7 +24,7 @@ export class ProjectionFeed {
 
   /** The change-feed listener (a derived stage of the commit pipeline). */
   apply(event: CommitEvent): void {
-    if (event.tenant !== TRAFFIC_TENANT) return;
+    if (event.tenant !== DEFAULT_TENANT) return;
     const meta: EntityChangeMeta | undefined = entityChangeOf(event);
     if (!meta) return;
     for (const [id, after] of meta.after) {
@@ -41,9 +39,9 @@ export class ProjectionFeed {
     const ctx = this.projection.traffic;
     // zones first: cameras and accidents are placed in them
     for (const type of PROJECTED_TYPES) {
-      const ids = source.idsOfType(TRAFFIC_TENANT, ctx.expandTerm(type));
+      const ids = source.idsOfType(DEFAULT_TENANT, ctx.expandTerm(type));
       for (let i = 0; i < ids.length; i += 500) {
-        for (const e of await source.read(TRAFFIC_TENANT, ids.slice(i, i + 500), ctx)) {
+        for (const e of await source.read(DEFAULT_TENANT, ids.slice(i, i + 500), ctx)) {
           if (!this.loading?.has(e.id)) this.projection.put(e, ctx);
         }
       }
