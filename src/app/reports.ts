@@ -63,13 +63,12 @@ export async function startReports(
   outbound: OutboundPolicy,
 ): Promise<ReportsParts> {
   const rc = config.reports;
-  const graph = new GraphAccess(
-    core.entities,
-    core.querySources,
-    await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]),
-    "",
-    config.query.maxLimit,
-  );
+  const graph = new GraphAccess({
+    entities: core.entities,
+    sources: core.querySources,
+    context: await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]),
+    maxLimit: config.query.maxLimit,
+  });
   const places = new CityPlaces(graph, () => traffic.zones.list());
   const media = new MediaStore(path.join(config.store.dataDir, "media"));
   const locks = new KeyedLock();
@@ -83,16 +82,16 @@ export async function startReports(
     stalledMs: n.stalledMs,
     keepDead: n.keepDead,
   });
-  const verifyQueue = createJobQueue<VerifyJob>(
-    (job) => verification.run(job),
-    { ...n, perEndpoint: 4, concurrency: 4 },
-    { ...place("verify"), priorityOf: (j) => (j as VerifyJob).priority },
-    (r) =>
+  const verifyQueue = createJobQueue<VerifyJob>({
+    run: (job) => verification.run(job),
+    settings: { ...n, perEndpoint: 4, concurrency: 4 },
+    place: { ...place("verify"), priorityOf: (j) => (j as VerifyJob).priority },
+    onResult: (r) =>
       r.ok
         ? undefined
         : warn("verification failed", { report: r.job.reportId, error: r.error, dead: r.final }),
-    (e) => log.error("verification queue error", { error: e.message }),
-  );
+    onError: (e) => log.error("verification queue error", { error: e.message }),
+  });
   verification.attach(verifyQueue);
   const review = new ReviewService(graph, places, locks);
   let backlog = { at: 0, n: Promise.resolve(0) };
@@ -123,11 +122,11 @@ export async function startReports(
   if (rc.smsGatewayUrl) list.push(new SmsSender(rc.smsGatewayUrl, agents));
   // webhook and push URLs obey the outbound policy of notifications: at subscription and at each send
   const senders = new ChannelSenders(list, (url) => outbound.check(url));
-  const alertQueue = createJobQueue<AlertJob>(
-    (job, timeoutMs) => senders.send(job, timeoutMs),
-    n,
-    place("alerts"),
-    (r) =>
+  const alertQueue = createJobQueue<AlertJob>({
+    run: (job, timeoutMs) => senders.send(job, timeoutMs),
+    settings: n,
+    place: place("alerts"),
+    onResult: (r) =>
       r.ok
         ? undefined
         : warn("alert delivery failed", {
@@ -136,8 +135,8 @@ export async function startReports(
             error: r.error,
             dead: r.final,
           }),
-    (e) => log.error("alert queue error", { error: e.message }),
-  );
+    onError: (e) => log.error("alert queue error", { error: e.message }),
+  });
   const alertSubscriptions = new AlertSubscriptions(
     graph,
     places,

@@ -4,11 +4,10 @@ import type { Entity } from "../ngsi-ld/model/entity";
 import type { EntityService } from "../ngsi-ld/entities/entity-service";
 import { queryEntities, type QuerySources } from "../ngsi-ld/query/entity-query";
 import type { EntityFilter } from "../ngsi-ld/query/query-filter";
-import type { CompiledContext } from "../rdf/compiled-context";
+import type { CompiledContext } from "../rdf/contexts/compiled-context";
+import { NGSI_LD_LOCATION } from "../rdf/vocab";
+import { DEFAULT_TENANT } from "../store/graph-store";
 import { TRAFFIC_NS } from "./vocabulary";
-
-/** The NGSI-LD location GeoProperty IRI. */
-const LOCATION_IRI = "https://uri.etsi.org/ngsi-ld/location";
 
 /** A read of entities by type, optionally near a point. */
 export interface EntitySelection {
@@ -18,20 +17,38 @@ export interface EntitySelection {
   limit?: number;
 }
 
+/** What {@link GraphAccess} reads and writes through. */
+export interface GraphAccessDeps {
+  /** Writes go through the NGSI-LD entity service. */
+  entities: EntityService;
+  /** Reads go through the NGSI-LD query engine's indexes. */
+  sources: QuerySources;
+  /** The compiled traffic context: documents are read and written in its terms. */
+  context: CompiledContext;
+  /** The most entities one read answers. */
+  maxLimit: number;
+}
+
 /**
  * The domain's window on the graph: entity documents written through the NGSI-LD entity service (the
  * same validation, journal, change feed, SPARQL view and subscriptions as any NGSI-LD client's write)
  * and read back compacted with the traffic context, so attribute names are the context's short terms.
  */
 export class GraphAccess {
-  constructor(
-    private readonly entities: EntityService,
-    private readonly sources: QuerySources,
-    /** The compiled traffic context (TRAFFIC_ENTITY_CONTEXT). */
-    readonly ctx: CompiledContext,
-    readonly tenant = "",
-    private readonly maxLimit = 1000,
-  ) {}
+  private readonly entities: EntityService;
+  private readonly sources: QuerySources;
+  /** The compiled traffic context (TRAFFIC_ENTITY_CONTEXT). */
+  readonly ctx: CompiledContext;
+  /** The tenant the domain lives in: the default one. */
+  readonly tenant = DEFAULT_TENANT;
+  private readonly maxLimit: number;
+
+  constructor(deps: GraphAccessDeps) {
+    this.entities = deps.entities;
+    this.sources = deps.sources;
+    this.ctx = deps.context;
+    this.maxLimit = deps.maxLimit;
+  }
 
   /** Creates an entity from a normalized document (its @context is this access's context); 409 if taken. */
   async create(doc: Record<string, unknown>): Promise<void> {
@@ -65,7 +82,7 @@ export class GraphAccess {
         georel: { name: "near", maxDistance: sel.near.metres },
         geometry: { type: "Point", coordinates: [sel.near.lon, sel.near.lat] },
         geoproperty: "location",
-        geopropertyIri: LOCATION_IRI,
+        geopropertyIri: NGSI_LD_LOCATION,
       };
     const limit = Math.min(sel.limit ?? this.maxLimit, this.maxLimit);
     const page = await queryEntities(

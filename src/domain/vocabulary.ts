@@ -1,5 +1,5 @@
 import { HISTORY_NS } from "../ngsi-ld/temporal/segment-graph";
-import { CORE_CONTEXT_URL } from "../rdf/context-core";
+import { CORE_CONTEXT_URL } from "../rdf/contexts/core";
 
 /**
  * The traffic vocabulary every face shares: the JSON-LD context, the ontology namespace, the shortcut

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Credential } from "../../auth/auth-service";
 import { checkPermission, type Action } from "../../auth/permissions";
 import { AUTH_OFF_PRINCIPAL, mayUseTenant, type Principal } from "../../auth/principal";
-import { AppError, toAppError } from "../../errors";
+import { AppError, ERROR_KINDS, toAppError } from "../../errors";
 import { bearerOf, credentialOf } from "./credentials";
 
 /** What socket faces need of identity; `undefined` authenticator = AUTH=off. */
@@ -51,11 +51,7 @@ export function checkTenant(p: Principal, tenant: string): void {
     throw new AppError("AccessDenied", `Tenant ${JSON.stringify(tenant)} is not open to this ${p.kind}`);
 }
 
-/** The WebSocket close code of an authentication failure (decisions.md "Errors"): 4401, 4403, else 1011. */
+/** The close code of a socket that `err` ends: its kind's column of the error table. */
 export function closeCodeOf(err: unknown): number {
-  const e = toAppError(err);
-  if (e.kind === "Unauthorized") return 4401;
-  if (e.kind === "AccessDenied") return 4403;
-  if (e.kind === "TooManyRequests") return 4429;
-  return e.status < 500 ? 4400 : 1011;
+  return ERROR_KINDS[toAppError(err).kind].close;
 }

@@ -12,7 +12,7 @@ import { attributeNamesOf, splitWrite, writeFilter, writersOf } from "../../ngsi
 import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
 import { viaNames } from "../../ngsi-ld/federation/via";
 import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { shownOf, warnOfFailures } from "./federated-answers";
 import { BATCH_OPERATIONS, federatedBatch, federatedPurge } from "./federation-batch";
 import { federatedBatchQuery, federatedQuery } from "./federation-query";

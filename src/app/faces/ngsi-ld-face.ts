@@ -52,23 +52,18 @@ export function ngsiLdFace(
     config.query.maxLimit,
   );
   const { registry } = contexts;
-  registerSubscriptionRoutes(
-    ngsi,
-    subs.subscriptions,
-    contexts.compile,
-    config.query.maxLimit,
-    undefined,
-    registry,
-  );
+  registerSubscriptionRoutes(ngsi, subs.subscriptions, {
+    compile: contexts.compile,
+    maxLimit: config.query.maxLimit,
+    implicit: registry,
+  });
   registerCsourceRegistrationRoutes(ngsi, federation.registrations, config.query.maxLimit);
   const csubs = federation.csourceSubscriptions;
-  registerSubscriptionRoutes(
-    ngsi,
-    csubs,
-    contexts.compile,
-    config.query.maxLimit,
-    "/csourceSubscriptions",
-    registry,
-  );
+  registerSubscriptionRoutes(ngsi, csubs, {
+    compile: contexts.compile,
+    maxLimit: config.query.maxLimit,
+    base: "/csourceSubscriptions",
+    implicit: registry,
+  });
   return { mount: { name: "ngsi-ld", prefixes: ["/ngsi-ld/"], renderError: renderProblem }, routers: [ngsi] };
 }

@@ -1,5 +1,5 @@
 import type { OutboundFetchFn } from "../../jobs/outbound-fetch";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { canonicalName } from "../model/canonical-names";
 import type { EntityFilter } from "../query/query-filter";
 import { csourceFetch, CsourceError, type CsourceRequest, type CsourceResponse } from "./csource-client";

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { canonicalName } from "../model/canonical-names";
 import type { EntityFilter } from "../query/query-filter";
 import { infoMatches, type CompiledInfo, type CompiledRegistration } from "./registration-match";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AppError, badRequest, notFound } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { nowIso } from "../model/datetime";
 import { isAbsoluteUri } from "../model/uri";
 import { parseRegistration, patchRegistration } from "./parse-registration";

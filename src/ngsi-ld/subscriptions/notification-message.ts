@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { CORE_CONTEXT_URL } from "../../rdf/context-core";
-import { contextLinkHeader } from "../../rdf/context-link";
+import { CORE_CONTEXT_URL } from "../../rdf/contexts/core";
+import { contextLinkHeader } from "../../rdf/contexts/link";
 import type { NotificationJob } from "../../jobs/notification-job";
 import type { SubscriptionRecord } from "./subscription";
 

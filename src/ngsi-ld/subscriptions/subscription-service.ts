@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError, notFound } from "../../errors";
 import type { NotificationJob } from "../../jobs/notification-job";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { nowIso } from "../model/datetime";
 import { isAbsoluteUri } from "../model/uri";
 import { checkIdLength } from "../model/limits";
