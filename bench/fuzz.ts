@@ -75,6 +75,8 @@ async function main(): Promise<void> {
       id: "urn:ngsi-ld:Fuzz:target",
       type: "Fuzz",
       name: { type: "Property", value: `${"a".repeat(28)}!` },
+      // read back without a language map: the `lang` class renders it
+      label: { type: "LanguageProperty", languageMap: {} },
     };
     await fetch(`${base}/ngsi-ld/v1/entities`, {
       method: "POST",
