@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { registerDashboardRoutes } from "../../api/dashboard/dashboard-routes";
 import type { Config } from "../../config/config";
 import { TRAFFIC_SPARQL_PREFIXES } from "../../domain/vocabulary";
@@ -10,7 +10,7 @@ import type { Face } from "./face";
  * for it with the user's token. `authRequired` makes it show its login view first.
  */
 export function dashboardFace(config: Config, authRequired: boolean): Face {
-  const router = new Router();
+  const router = faceRouter();
   registerDashboardRoutes(router, {
     ...config.dashboard,
     authRequired,

@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { renderProblem } from "../../api/http/faces";
 import { registerBatchRoutes } from "../../api/ngsi-ld/batch-routes";
 import { registerDiscoveryRoutes } from "../../api/ngsi-ld/discovery-routes";
@@ -28,7 +28,7 @@ export function ngsiLdFace(
   subs: SubscriptionParts,
   federation: Federation,
 ): Face {
-  const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
+  const ngsi = faceRouter("/ngsi-ld/v1");
   ngsi.use(ngsiRequest(contexts.contexts, config.server.maxBodyBytes, config.server.bodyReadTimeoutMs));
   ngsi.use(
     federationMiddleware(

@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { loadCursorKey } from "../../api/rest/cursor-key";
 import { CursorCodec } from "../../api/rest/cursor-codec";
 import { renderRestError } from "../../api/rest/rest-error";
@@ -42,7 +42,7 @@ export function restBFace(
     now: Date.now,
     reports: { api: reports, maxBodyBytes: config.server.maxBodyBytes },
   });
-  const router = new Router({ prefix: REST_B_PREFIX });
+  const router = faceRouter(REST_B_PREFIX);
   registerSpecRoutes(router, routes, { gate, maxBodyBytes: config.server.maxBodyBytes });
   return {
     mount: { name: "rest-b", prefixes: [`${REST_B_PREFIX}/`], renderError: renderRestError },
