@@ -8,6 +8,7 @@ import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
 import { openAuth } from "../auth/open-auth";
 import { routeAccessGate } from "../api/rest/route-access";
+import { tileOrigins } from "../api/http/security-headers";
 import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { dashboardFace } from "./faces/dashboard-face";
@@ -88,7 +89,12 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     graphqlFace(config, log, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),
     dashboardFace(config, auth !== undefined),
   ];
-  const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
+  const { server, url } = await listen(
+    config,
+    buildHttpApp(log, faces, authGates(auth, faces), {
+      imageOrigins: tileOrigins(config.dashboard.tilesUrl),
+    }),
+  );
   outbound.addOwnPort(Number(new URL(url).port));
   routeUpgrades(server, faces);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
