@@ -117,6 +117,13 @@ export interface SparqlConfig {
   sparqlMaxQueryLength: number;
   /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
   sparqlMaxRows: number;
+  /** /sparql queries one principal may have running at once. Env `SPARQL_MAX_PER_PRINCIPAL`, default 1. */
+  sparqlMaxPerPrincipal: number;
+  /**
+   * /sparql queries of one principal that wait for its running ones; one more is 503 with Retry-After.
+   * Env `SPARQL_QUEUE_PER_PRINCIPAL`, default 2.
+   */
+  sparqlQueuePerPrincipal: number;
 }
 
 /** The temporal history. */
@@ -380,6 +387,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sparql: {
       sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
       sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
+      sparqlMaxPerPrincipal: intVar(env, "SPARQL_MAX_PER_PRINCIPAL", 1, 1, 64),
+      sparqlQueuePerPrincipal: intVar(env, "SPARQL_QUEUE_PER_PRINCIPAL", 2, 0, 1_000),
       sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 2, 1, 16),
       sparqlMaxQueryLength: intVar(env, "SPARQL_MAX_QUERY_LENGTH", 200_000, 100, 100_000_000),
       sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
