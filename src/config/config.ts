@@ -280,6 +280,13 @@ export interface LiveConfig {
   graphqlMaxDepth: number;
   /** Most GraphQL result nodes a query may ask for (lists count at their limit). Env `GRAPHQL_MAX_COST`, default 20,000. */
   graphqlMaxCost: number;
+  /** Most aliased fields one GraphQL query may hold (`TOO_MANY_ALIASES`). Env `GRAPHQL_MAX_ALIASES`, default 50. */
+  graphqlMaxAliases: number;
+  /**
+   * Time one GraphQL query or mutation over HTTP may take: resolvers starting later fail with
+   * `QUERY_TIMEOUT`. Env `GRAPHQL_TIMEOUT`, default 5 s.
+   */
+  graphqlTimeoutMs: number;
 }
 
 /** The operations dashboard (web/, served at `/`). */
@@ -455,6 +462,8 @@ function liveConfig(env: NodeJS.ProcessEnv): LiveConfig {
     messagesPerSecond: intVar(env, "WS_MESSAGES_PER_SECOND", 20, 1, 100_000),
     graphqlMaxDepth: intVar(env, "GRAPHQL_MAX_DEPTH", 10, 2, 1000),
     graphqlMaxCost: intVar(env, "GRAPHQL_MAX_COST", 20_000, 1, 100_000_000),
+    graphqlMaxAliases: intVar(env, "GRAPHQL_MAX_ALIASES", 50, 0, 100_000),
+    graphqlTimeoutMs: durationVar(env, "GRAPHQL_TIMEOUT", 5_000, 10, 3_600_000),
   };
 }
 

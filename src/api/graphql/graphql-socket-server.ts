@@ -18,6 +18,8 @@ export interface GraphqlSocketOptions {
   schema: GraphQLSchema;
   rules: readonly ValidationRule[];
   maxDepth: number;
+  /** GRAPHQL_MAX_ALIASES. */
+  maxAliases?: number;
   maxFrameBytes: number;
   heartbeatMs: number;
   /** Subscriptions one connection may hold (as on `/ws`). */

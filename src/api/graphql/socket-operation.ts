@@ -35,11 +35,13 @@ export function operationPreparer(o: {
   schema: GraphQLSchema;
   rules: readonly ValidationRule[];
   maxDepth: number;
+  /** GRAPHQL_MAX_ALIASES, checked on the parsed document before validation. */
+  maxAliases?: number;
   maxSubscriptions: number;
   auth: LiveAuth;
   context(principal: Principal | undefined): Record<string, unknown>;
 }): (conn: SocketConnection, id: string, payload: SubscribePayload) => ExecutionArgs | GraphQLError[] {
-  const docs = new DocumentCache(parseLimited(o.maxDepth));
+  const docs = new DocumentCache(parseLimited(o.maxDepth, o.maxAliases));
   const rules = [...specifiedRules, ...o.rules];
   return (conn, id, payload) => {
     let document;

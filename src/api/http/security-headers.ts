@@ -4,6 +4,8 @@ import type { Middleware } from "koa";
 export interface SecurityHeaderOptions {
   /** Origins images may come from besides the service (the map tiles' origin). */
   imageOrigins?: readonly string[];
+  /** Allows inline styles (Swagger UI's bundle injects a `<style>`); scripts stay the service's files only. */
+  inlineStyles?: boolean;
 }
 
 /**
@@ -16,7 +18,7 @@ export function contentSecurityPolicy(options: SecurityHeaderOptions = {}): stri
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    options.inlineStyles ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     `img-src ${images}`,
     "connect-src 'self'",
     "font-src 'self'",
