@@ -72,9 +72,8 @@ export function registerSparqlRoutes(
     }
     const format = negotiateFormat(form, ctx.get("Accept"));
     if (!format) {
-      const offered = (form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS).map(
-        (f) => f.mediaType,
-      );
+      const formats = form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS;
+      const offered = [...new Set(formats.map((f) => f.mediaType))];
       throw new AppError(
         "NotAcceptable",
         `No acceptable format for a ${form} answer; offered: ${offered.join(", ")}`,

@@ -37,6 +37,11 @@ export async function runSparql(query: string, signal?: AbortSignal): Promise<Sp
 
 /** The table as CSV (RFC 4180: quotes doubled, fields with commas, quotes or line breaks quoted). */
 export function toCsv(t: SparqlTable): string {
-  const cell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  // a cell a spreadsheet would run as a formula gets a leading ' (the file is for spreadsheets)
+  const safe = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+  const cell = (raw: string) => {
+    const s = safe(raw);
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
   return [t.vars, ...t.rows].map((r) => r.map(cell).join(",")).join("\r\n") + "\r\n";
 }
