@@ -75,7 +75,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);
-  const pushAuth = liveAuth(auth);
+  const pushAuth = liveAuth(auth, config.live.maxSocketsPerPrincipal);
   const faces = [
     rootFace(storage, subs, federation),
     sparqlFace(config, log, pipeline),

@@ -269,6 +269,8 @@ export interface LiveConfig {
   /** Ping interval; a socket that missed the previous pong is dropped. Env `WS_HEARTBEAT`, default 30s. */
   heartbeatMs: number;
   /** Subscriptions one `/ws` or graphql-ws connection may hold. Env `WS_MAX_SUBSCRIPTIONS`, default 20. */
+  /** Sockets one user or API key may hold open over `/ws` and graphql-ws. Env `WS_MAX_SOCKETS_PER_PRINCIPAL`, default 20. */
+  maxSocketsPerPrincipal: number;
   maxSubscriptions: number;
   /** Messages waiting for one slow socket before it is closed (4008). Env `WS_QUEUE_MESSAGES`, default 256. */
   queueMessages: number;
@@ -457,6 +459,7 @@ function liveConfig(env: NodeJS.ProcessEnv): LiveConfig {
     channel,
     heartbeatMs: durationVar(env, "WS_HEARTBEAT", 30_000, 10, 3_600_000),
     maxSubscriptions: intVar(env, "WS_MAX_SUBSCRIPTIONS", 20, 1, 10_000),
+    maxSocketsPerPrincipal: intVar(env, "WS_MAX_SOCKETS_PER_PRINCIPAL", 20, 1, 100_000),
     queueMessages: intVar(env, "WS_QUEUE_MESSAGES", 256, 1, 1_000_000),
     maxFrameBytes: intVar(env, "WS_MAX_FRAME_BYTES", 64 * 1024, 256, 64 * 1024 * 1024),
     messagesPerSecond: intVar(env, "WS_MESSAGES_PER_SECOND", 20, 1, 100_000),

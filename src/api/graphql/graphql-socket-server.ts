@@ -68,6 +68,7 @@ export class GraphqlSocketServer {
         try {
           const session = await o.auth.connection(ctx.connectionParams);
           ctx.extra.principal = session.principal;
+          if (session.release) ctx.extra.socket.once("close", session.release);
           if (session.expiresAt !== undefined) {
             const t = setTimeout(
               () => ctx.extra.socket.close(4401, "Token expired"),
