@@ -285,7 +285,7 @@ export interface LiveConfig {
   /** Most aliased fields one GraphQL query may hold (`TOO_MANY_ALIASES`). Env `GRAPHQL_MAX_ALIASES`, default 50. */
   graphqlMaxAliases: number;
   /**
-   * Time one GraphQL query or mutation over HTTP may take: resolvers starting later fail with
+   * Time one GraphQL query or mutation (HTTP or graphql-ws) may take: resolvers starting later fail with
    * `QUERY_TIMEOUT`. Env `GRAPHQL_TIMEOUT`, default 5 s.
    */
   graphqlTimeoutMs: number;

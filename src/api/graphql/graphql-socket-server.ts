@@ -20,6 +20,8 @@ export interface GraphqlSocketOptions {
   maxDepth: number;
   /** GRAPHQL_MAX_ALIASES. */
   maxAliases?: number;
+  /** GRAPHQL_TIMEOUT of queries and mutations. */
+  timeoutMs?: number;
   maxFrameBytes: number;
   heartbeatMs: number;
   /** Subscriptions one connection may hold (as on `/ws`). */

@@ -48,6 +48,7 @@ export function graphqlFace(config: Config, log: Logger, deps: GraphqlDeps, auth
     rules,
     maxDepth: config.live.graphqlMaxDepth,
     maxAliases: config.live.graphqlMaxAliases,
+    timeoutMs: config.live.graphqlTimeoutMs,
     maxFrameBytes: config.live.maxFrameBytes,
     heartbeatMs: config.live.heartbeatMs,
     maxSubscriptions: config.live.maxSubscriptions,
