@@ -30,6 +30,10 @@ export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline
     maxRows: config.sparql.sparqlMaxRows,
     bodyTimeoutMs: config.server.bodyReadTimeoutMs,
     maxQueryLength: config.sparql.sparqlMaxQueryLength,
+    maxPerPrincipal: config.sparql.sparqlMaxPerPrincipal,
+    queuePerPrincipal: config.sparql.sparqlQueuePerPrincipal,
+    // a heavy query runs up to SPARQL_TIMEOUT: its slot is free by then
+    retryAfterS: Math.max(1, Math.ceil(config.sparql.sparqlTimeoutMs / 1000)),
   });
   return {
     mount: { name: "sparql", prefixes: ["/sparql"], renderError: renderProblem },
