@@ -307,11 +307,19 @@ describe("operations dashboard in Chromium", function () {
     const panel = page.locator(".yasgui .tabPanel.active");
     const head = panel.locator(".yasr table.dataTable thead th", { hasText: "name" });
     const names = () => panel.locator(".yasr table.dataTable tbody tr td:nth-child(3)").allTextContents();
+    /** Clicks the column head and answers the names once the table shows another order. */
+    const sortBy = async (previous: string[]) => {
+      await head.click();
+      for (let i = 0; i < 100; i++) {
+        const now = await names();
+        if (now.join("|") !== previous.join("|")) return now;
+        await page.waitForTimeout(100);
+      }
+      return names();
+    };
     const before = await names();
-    await head.click();
-    const up = await names();
-    await head.click();
-    const down = await names();
+    const up = await sortBy(before);
+    const down = await sortBy(up);
     expect(up).to.have.length(before.length);
     expect(up).to.not.deep.equal(before);
     // one page of 50 of the 701 rows: the first name ascending is not on the first page descending

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type Router from "@koa/router";
 import type { Context } from "koa";
+import { contentSecurityPolicy, tileOrigins } from "../http/security-headers";
 import { loadStaticFolder, staticFile, type StaticFile } from "./static-files";
 
 /** What the page learns from the service at load time (injected into index.html). */
@@ -46,7 +47,13 @@ export function registerDashboardRoutes(router: Router, options: DashboardOption
     ? staticFile("index.html", Buffer.from(injectConfig(fs.readFileSync(indexPath, "utf8"), options)))
     : undefined;
 
+  // the SPARQL console (YASGUI, CodeMirror) sets inline styles; scripts stay the service's files only
+  const pagePolicy = contentSecurityPolicy({
+    inlineStyles: true,
+    imageOrigins: tileOrigins(options.tilesUrl),
+  });
   const sendPage = (ctx: Context) => {
+    ctx.set("Content-Security-Policy", pagePolicy);
     if (!page) {
       ctx.status = 503;
       ctx.type = "text/plain";
