@@ -8,7 +8,7 @@ import type { UserDirectory } from "./user-directory";
 export const initialPasswordFile = (dataDir: string): string => path.join(dataDir, "initial-admin-password");
 
 /**
- * First start (decisions.md "Identity, roles, tokens"): with no user at all, makes user `admin` (role
+ * First start (docs/auth.md "Logging in"): with no user at all, makes user `admin` (role
  * admin, tier enterprise) with `ADMIN_PASSWORD`, or with a random password written to
  * `DATA_DIR/initial-admin-password` (mode 0600); the log says which. No fixed default password exists.
  */

@@ -1,6 +1,6 @@
 import type { Role, Tier } from "./principal";
 
-/** A user as stored (decisions.md "Identity, roles, tokens"). */
+/** A user as stored (docs/auth.md "Where credentials live"). */
 export interface UserRecord {
   id: string;
   username: string;

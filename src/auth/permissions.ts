@@ -2,7 +2,7 @@ import { AppError } from "../errors";
 import type { Principal, Role } from "./principal";
 
 /**
- * What a request may need (decisions.md "Identity, roles, tokens"):
+ * What a request may need (docs/auth.md "Roles and permissions"):
  * - `read`: reads on every face, SPARQL, GraphQL queries and subscriptions, WebSocket;
  * - `report`: submitting citizen reports;
  * - `own-alerts`: managing one's own alert subscriptions;

@@ -1,9 +1,9 @@
-/** Roles, in increasing power (decisions.md "Identity, roles, tokens"). */
+/** Roles, in increasing power (docs/auth.md "Roles and permissions"). */
 export const ROLES = ["viewer", "operator", "admin"] as const;
 /** One role. */
 export type Role = (typeof ROLES)[number];
 
-/** Rate-limit tiers (decisions.md "Rate limits"). */
+/** Rate-limit tiers (docs/auth.md "Rate limits"). */
 export const TIERS = ["free", "basic", "premium", "enterprise"] as const;
 /** One tier. */
 export type Tier = (typeof TIERS)[number];

@@ -34,14 +34,14 @@ export interface RateLimitOptions {
 }
 
 const HOUR_S = 3600;
-/** Variant B (traffic-service-interface.md §8): per API key 1,000 per hour and a burst of 20 per second. */
+/** Variant B (docs/auth.md "Rate limits"): per API key 1,000 per hour and a burst of 20 per second. */
 export const B_KEY_HOURLY = 1000;
 export const B_KEY_BURST_PER_S = 20;
 /** The hourly counter never refuses by itself; the limit is compared here, so one counter serves every tier. */
 const UNBOUNDED = 2 ** 31 - 1;
 
 /**
- * Requests counted per user or API key across every face (decisions.md "Rate limits"): one fixed one-hour
+ * Requests counted per user or API key across every face (docs/auth.md "Rate limits"): one fixed one-hour
  * window per principal, and for API keys on variant B its burst limit too. In memory the counting is
  * synchronous ({@link WindowCounter}); with Redis configured it is rate-limiter-flexible's RateLimiterRedis,
  * shared by every replica, with an in-memory fallback while Redis is unreachable.

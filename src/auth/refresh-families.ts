@@ -12,7 +12,7 @@ const TOKEN = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/;
 export type RefreshOutcome = { family: RefreshFamilyRecord; token: string };
 
 /**
- * Rotating refresh tokens (decisions.md "Identity, roles, tokens"): a token is `<family id>.<secret>`;
+ * Rotating refresh tokens (docs/auth.md "Logging in"): a token is `<family id>.<secret>`;
  * only its SHA-256 is stored. Each refresh replaces the family's token; presenting a replaced one again is
  * reuse (a stolen token), which revokes the whole family. Families live in the credential repository, so
  * they survive restarts; revoked and expired ones are dropped at start-up.

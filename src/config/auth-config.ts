@@ -1,5 +1,5 @@
 import { DAY, durationVar, intVar, switchVar, urlVar } from "./env-readers";
-/** Identity, tokens and rate limits (decisions.md "Identity, roles, tokens", "Rate limits"). */
+/** Identity, tokens and rate limits (docs/auth.md, docs/configuration.md "Identity and rate limits"). */
 export interface AuthConfig {
   /** Env `AUTH` (on/off), default on. Off: every request acts as an anonymous admin (conformance runs). */
   enabled: boolean;

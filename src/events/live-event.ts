@@ -1,14 +1,14 @@
 /**
- * The domain events pushed to WebSocket and GraphQL subscribers (traffic-service-interface.md §6),
+ * The domain events pushed to WebSocket and GraphQL subscribers (docs/graphql-and-websocket.md),
  * derived from the change feed by src/domain/live. Plain JSON (times as ISO 8601 strings), so that the
  * same value travels in process and through Redis pub/sub.
  */
 
-/** The channels of the WebSocket face (§6); GraphQL's three subscriptions map one to one. */
+/** The channels of the WebSocket face; GraphQL's three subscriptions map one to one. */
 export type LiveChannel = "traffic" | "accidents" | "weather";
 export const LIVE_CHANNELS: readonly LiveChannel[] = ["traffic", "accidents", "weather"];
 
-/** Accident severity, least to most severe (decisions.md). */
+/** Accident severity, least to most severe. */
 export type LiveSeverity = "minor" | "moderate" | "severe" | "critical";
 export const LIVE_SEVERITIES: readonly LiveSeverity[] = ["minor", "moderate", "severe", "critical"];
 
@@ -36,7 +36,7 @@ export interface AccidentEventData {
   images: string[];
 }
 
-/** The state of one traffic zone after a change of it (decisions.md congestion levels). */
+/** The state of one traffic zone after a change of it (docs/rest.md "Traffic" congestion levels). */
 export interface ZoneTrafficEventData {
   zoneId: string;
   name?: string;

@@ -3,7 +3,7 @@ import type { Credential } from "../../auth/auth-service";
 import { unauthorized } from "../../auth/token-errors";
 
 /**
- * The credential of a request (decisions.md "Identity, roles, tokens"): `Authorization: Bearer <token>`,
+ * The credential of a request (docs/auth.md "Credentials"): `Authorization: Bearer <token>`,
  * `X-API-Key: <key>`, or, for WebSocket upgrades, the query parameter `token`. Another scheme in
  * `Authorization` is 401.
  */

@@ -5,8 +5,8 @@ import { AppError } from "../../errors";
 import { requestOf } from "./request-context";
 
 /**
- * Owners of what callers create (NGSI-LD subscriptions): decisions.md gives admins "everyone's
- * subscriptions"; everyone else sees and changes only their own.
+ * Owners of what callers create (NGSI-LD subscriptions): admins see and change everyone's,
+ * everyone else only their own (docs/auth.md "Subscriptions belong to their creator").
  */
 
 function principalOf(ctx: Context): Principal {

@@ -4,13 +4,13 @@ import { AppError } from "../../errors";
 import { requestOf } from "./request-context";
 
 /**
- * The rate limit of every face (decisions.md "Rate limits"), after the auth gate: counts the request
+ * The rate limit of every face (docs/auth.md "Rate limits"), after the auth gate: counts the request
  * against its principal's limit and sets `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
  * `X-RateLimit-Reset` (Unix seconds); over the limit, 429 with `Retry-After`, `retry_after` and the IETF
  * draft's `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers), which name the
  * policy that refused it (the hour or variant B's burst). A successful response carries only the three
- * headers decisions.md requires: each header costs the socket write ~1.3 µs of main-thread CPU, against
- * ~85 µs for the fastest read (docs/performance.md "Auth").
+ * `X-RateLimit-*` headers, because every response header costs main-thread time on the fastest reads
+ * (docs/decisions/0020-rate-limit-headers.md).
  * Unauthenticated requests (open paths) and unlimited principals carry no such headers. Counters in memory
  * answer at once, and the request then goes on without a promise of the gate's own.
  */

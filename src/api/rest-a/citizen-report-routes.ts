@@ -4,8 +4,8 @@ import type { ReportsApi } from "../rest/reports-api";
 import type { RouteSpec } from "../rest/schema-route";
 
 /**
- * Citizen reports of REST A (interface spec §4.3, §4.7): POST /citizen-reports (JSON or the form),
- * POST /accidents/report, GET /citizen-reports/{id}.
+ * Citizen reports of REST A (docs/reports-and-alerts.md "Submitting a report"): POST /citizen-reports
+ * (JSON or the form), POST /accidents/report, GET /citizen-reports/{id}.
  */
 export function citizenReportRoutesA(api: ReportsApi): RouteSpec[] {
   return [

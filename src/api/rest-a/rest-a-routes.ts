@@ -13,7 +13,7 @@ import { mediaRoutes } from "./media-routes";
 import { reviewRoutes } from "./review-routes";
 import { trafficRoutes } from "./traffic-routes";
 
-/** Where variant A is served (decisions.md "Addresses"). */
+/** Where variant A is served (docs/rest.md). */
 export const REST_A_PREFIX = "/v1";
 
 /** The document's info: what variant A is. */

@@ -1,7 +1,7 @@
 import type { JsonSchema } from "../rest/schema-route";
 
 /**
- * The JSON Schemas of variant A (traffic-service-interface.md §2, §4): query parameters the routes
+ * The JSON Schemas of variant A (docs/rest.md): query parameters the routes
  * validate and the response bodies the OpenAPI document publishes. Unknown query parameters are
  * ignored.
  */

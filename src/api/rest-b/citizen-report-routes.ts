@@ -4,9 +4,9 @@ import type { ReportsApi } from "../rest/reports-api";
 import type { RouteSpec } from "../rest/schema-route";
 
 /**
- * Citizen reports of REST B (interface spec §4.3, §4.7): POST /citizen-reports -> `{id, status,
- * verification_status, priority}` (or the stored model for the form), POST /accidents -> `{id, status:
- * "created", verification_status}`, GET /citizen-reports/{id}.
+ * Citizen reports of REST B (docs/reports-and-alerts.md "Submitting a report"): POST /citizen-reports ->
+ * `{id, status, verification_status, priority}` (or the stored model for the form), POST /accidents ->
+ * `{id, status: "created", verification_status}`, GET /citizen-reports/{id}.
  */
 export function citizenReportRoutesB(api: ReportsApi): RouteSpec[] {
   return [

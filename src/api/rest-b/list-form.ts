@@ -18,7 +18,7 @@ export interface ListSource<T, R> {
 }
 
 /**
- * Answers a B list in one of the two forms of traffic-service-interface.md §4.8: the cursor form when
+ * Answers a B list in one of the two forms of docs/rest.md "The two pagination forms": the cursor form when
  * the request names `cursor` (empty for the first page), else the page form with `pagination{page,
  * limit, total, pages, next, prev}` and the same links in a `Link` header. `page` and `cursor`
  * together are a 400 INVALID_PARAMETER.

@@ -59,7 +59,7 @@ export function latLonRadius(v: unknown): { centre: GeoPoint; metres: number } |
   return { centre, metres: km * 1000 };
 }
 
-/** `lat,lon` or a zone id or name (decisions.md "Zones"): the point, or the zone's centroid. */
+/** `lat,lon` or a zone id or name (docs/rest.md, B's conventions): the point, or the zone's centroid. */
 export function latLonOrZone(v: unknown, resolve: (name: string) => Zone): GeoPoint | undefined {
   if (typeof v !== "string") return undefined;
   const parts = v.split(",").map((x) => x.trim());

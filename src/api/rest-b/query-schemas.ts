@@ -1,7 +1,7 @@
 import type { JsonSchema } from "../rest/schema-route";
 
 /**
- * The query parameters of variant B (traffic-service-interface.md §4, parameters marked (B)) as JSON
+ * The query parameters of variant B (docs/rest.md "REST variant B") as JSON
  * Schemas: the routes validate with them and the OpenAPI document publishes them. Unknown query
  * parameters are ignored.
  */

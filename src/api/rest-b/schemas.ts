@@ -10,7 +10,7 @@ import {
 } from "./query-schemas";
 
 /**
- * The response bodies of variant B (traffic-service-interface.md §2 and §4, fields marked (B)) as
+ * The response bodies of variant B (docs/rest.md "REST variant B") as
  * closed JSON Schemas (no field beyond those listed): the OpenAPI document publishes them and the
  * tests hold every answer to them.
  */

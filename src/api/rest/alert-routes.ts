@@ -10,7 +10,7 @@ import { subscriptionBody, subscriptionScope, callerId, type ReportsApi } from "
 import type { RouteSpec } from "./schema-route";
 
 /**
- * Alerts of both REST variants (interface spec §4.7; decisions.md "Values the spec does not list"):
+ * Alerts of both REST variants (docs/reports-and-alerts.md "Alerts"):
  * POST /alerts/subscriptions -> 201 `{subscription_id, status: "active", message}`; GET lists the
  * caller's own; DELETE /alerts/subscriptions/{id} -> 204; GET /alerts/active -> `{alerts[]}`.
  */

@@ -18,7 +18,7 @@ const MAC_BYTES = 16;
 const MAX_CURSOR_CHARS = 1024;
 
 /**
- * Opaque, tamper-evident cursors (traffic-service-interface.md §4.8, cursor form):
+ * Opaque, tamper-evident cursors (docs/rest.md "The two pagination forms", cursor form):
  * `base64url([scope digest, sort key]) "." base64url(HMAC-SHA256(key, version + body))[0..16 bytes]`.
  * The sort key is readable if decoded, but any change, truncation or forgery fails the MAC and is a 400
  * `INVALID_PARAMETER` on `cursor`; a cursor of one list given to another (other path or filters) too.

@@ -1,7 +1,7 @@
 import { CursorCodec, type KeyPart } from "./cursor-codec";
 import { keysetPage, SortedList, type KeysetOrder } from "./keyset";
 
-/** The cursor form's answer (traffic-service-interface.md §4.8): `{data[], pagination{next_cursor, has_more}}`. */
+/** The cursor form's answer (docs/rest.md): `{data[], pagination{next_cursor, has_more, limit}}`. */
 export interface CursorPageBody<R> {
   data: R[];
   pagination: { next_cursor: string | null; has_more: boolean; limit: number };

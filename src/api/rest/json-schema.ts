@@ -39,7 +39,7 @@ export const input = (properties: Record<string, JsonSchema>, required: string[]
   properties,
 });
 
-/** The `hours` query parameter of a forecast: 1 to `max` hours ahead, default 24 (interface spec §4.4, §4.5, §8). */
+/** The `hours` query parameter of a forecast: 1 to `max` hours ahead, default 24 (docs/rest.md). */
 export const hoursAhead = (max: number): JsonSchema => ({
   type: "integer",
   minimum: 1,

@@ -1,7 +1,7 @@
 import type { GeoPoint } from "../../domain/traffic";
 
 /**
- * The JSON values both REST variants write the same way (traffic-service-interface.md §2): timestamps,
+ * The JSON values both REST variants write the same way (docs/rest.md "Conventions"): timestamps,
  * rounded figures and the Location object.
  */
 
@@ -11,7 +11,7 @@ export const iso = (t: number): string => new Date(t).toISOString();
 /** `x` rounded to `d` decimals. */
 export const round = (x: number, d = 1): number => Math.round(x * 10 ** d) / 10 ** d;
 
-/** §2 Location object; `address` only where one is known. */
+/** The Location object of an answer; `address` only where one is known. */
 export function location(p: GeoPoint, address?: string) {
   return address === undefined ? { lat: p.lat, lon: p.lon } : { lat: p.lat, lon: p.lon, address };
 }

@@ -1,11 +1,11 @@
-/** A page-form request (traffic-service-interface.md §4.8): `page` from 1 and `limit`. */
+/** A page-form request (docs/rest.md "The two pagination forms"): `page` from 1 and `limit`. */
 export interface PageRequest {
   page: number;
   limit: number;
 }
 
 /**
- * `pagination` of the page form: `{page, limit, total, pages}` as the spec names them, plus the
+ * `pagination` of the page form: `{page, limit, total, pages}` as docs/rest.md names them, plus the
  * generic `next` and `prev` links (relative URLs with the same query; `prev` is null on the first page,
  * `next` null on the last).
  */

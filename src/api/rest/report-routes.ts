@@ -23,8 +23,8 @@ import type { JsonSchema, RouteSpec } from "./schema-route";
 type Variant = "a" | "b";
 
 /**
- * `POST /citizen-reports` of a variant (interface spec §4.7): the JSON body of that variant, answered
- * by `answer`, or the form-based submission, answered with the stored report model.
+ * `POST /citizen-reports` of a variant (docs/reports-and-alerts.md "Submitting a report"): the JSON body
+ * of that variant, answered by `answer`, or the form-based submission, answered with the stored report model.
  */
 export function submitReportRoute(
   api: ReportsApi,
@@ -52,7 +52,7 @@ export function submitReportRoute(
   };
 }
 
-/** The accident report of a variant (A `POST /accidents/report`, B `POST /accidents`; §4.3): a report of type accident. */
+/** The accident report of a variant (A `POST /accidents/report`, B `POST /accidents`), of type accident. */
 export function reportAccidentRoute(
   api: ReportsApi,
   variant: Variant,
@@ -78,7 +78,7 @@ export function reportAccidentRoute(
   };
 }
 
-/** `GET /citizen-reports/{id}` (§4.7), the same in both variants. */
+/** `GET /citizen-reports/{id}` (docs/reports-and-alerts.md "Review"), the same in both variants. */
 export function reportStatusRoute(api: ReportsApi): RouteSpec {
   return {
     method: "get",

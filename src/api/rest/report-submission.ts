@@ -6,7 +6,7 @@ import { readMultipart } from "../http/multipart";
 import { parseJson, readBody } from "../http/read-body";
 import { requestOf } from "../http/request-context";
 
-/** A JSON report body may carry 5 base64 images of 8 MiB each (decisions.md), plus the text. */
+/** A JSON report body may carry 5 base64 images of 8 MiB each (docs/reports-and-alerts.md), plus the text. */
 export const REPORT_JSON_LIMIT = Math.ceil((MAX_IMAGES * MAX_IMAGE_BYTES * 4) / 3) + 64 * 1024;
 
 /** True for a multipart/form-data request. */
@@ -19,7 +19,7 @@ export async function reportJson(ctx: Context): Promise<unknown> {
   return parseJson(await readBody(ctx, REPORT_JSON_LIMIT));
 }
 
-/** The form-based submission (interface spec §2): fields and `images` files, busboy with limits. */
+/** The form-based submission (docs/reports-and-alerts.md): fields and `images` files, busboy with limits. */
 export async function reportForm(ctx: Context): Promise<ReportInput> {
   const form = await readMultipart(ctx, {
     files: MAX_IMAGES,
@@ -43,12 +43,15 @@ export function withReporter(ctx: Context, input: ReportInput): ReportInput {
   return input;
 }
 
-/** REST `status` of a report (§3: the REST view shows `submitted` for a pending report). */
+/** REST `status` of a report: `submitted` for a pending one (docs/reports-and-alerts.md "Review"). */
 export function restStatus(r: CitizenReport): string {
   return r.status === "pending" ? "submitted" : r.status;
 }
 
-/** §2 "Report status response (A)": id, status, verification_status, verified_at, linked_accident_id. */
+/**
+ * A report's status answer: id, status, verification_status, verified_at, linked_accident_id, priority and
+ * duplicate_of.
+ */
 export function reportStatusBody(r: CitizenReport): Record<string, unknown> {
   return {
     id: r.id,
@@ -63,7 +66,7 @@ export function reportStatusBody(r: CitizenReport): Record<string, unknown> {
   };
 }
 
-/** The stored report model of §2 (the form-based submission's answer). */
+/** The stored report model (the form-based submission's answer). */
 export function reportModelBody(r: CitizenReport): Record<string, unknown> {
   return {
     id: r.id,

@@ -3,7 +3,7 @@ import type { ErrorRenderer } from "../http/faces";
 
 /**
  * The REST error body of both variants: `{error: {code, message, details}}`
- * (traffic-service-interface.md §7; decisions.md "Errors beyond the spec's table"), with
+ * (docs/rest.md "Conventions"; docs/design.md "Errors"), with
  * `request_id` on a 5xx and `retry_after` on a 429.
  */
 export const renderRestError: ErrorRenderer = (ctx, err, requestId) => {

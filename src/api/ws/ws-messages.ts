@@ -3,10 +3,10 @@ import { SharedMessage } from "../http/shared-message";
 import { type AppError, ERROR_KINDS } from "../../errors";
 
 /**
- * The server message of a live event (traffic-service-interface.md §6): `update` on traffic with
- * `data{zone_id, congestion_level, avg_speed, vehicle_count}`, `alert` on accidents with
+ * The server message of a live event (docs/graphql-and-websocket.md "Server messages"): `update` on
+ * traffic with `data{zone_id, congestion_level, avg_speed, vehicle_count}`, `alert` on accidents with
  * `data{id, severity, location{lat,lon}, message}`, and `update` on weather (our shape: the station's
- * observation, snake_case as the REST faces). Extra fields beyond the spec's are additive.
+ * observation, snake_case as the REST faces). Fields beyond these are additive.
  */
 export function eventMessage(e: LiveEvent): Record<string, unknown> {
   const base = { channel: e.channel, timestamp: e.at, ...(e.replay ? { replay: true } : {}) };

@@ -1,7 +1,7 @@
 import { AppError, badRequest } from "../../errors";
 import { LIVE_CHANNELS, LIVE_SEVERITIES, type LiveChannel } from "../../events/live-event";
 
-/** A subscribe message (interface spec §6, plus `id` and `since` of docs/graphql-and-websocket.md). */
+/** A subscribe message (docs/graphql-and-websocket.md "Client messages"). */
 export interface SubscribeCommand {
   type: "subscribe";
   /** The client's name for the subscription (echoed in its messages); generated when absent. */

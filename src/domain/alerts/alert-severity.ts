@@ -1,8 +1,8 @@
-/** Alert types (interface spec §2). */
+/** Alert types (docs/reports-and-alerts.md "Alerts"). */
 export const ALERT_TYPES = ["accident", "congestion", "weather"] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
-/** decisions.md: alert severity and severity_threshold use the accident scale. */
+/** Alert severity and `severity_threshold` use the accident scale (docs/reports-and-alerts.md "Alerts"). */
 export const ALERT_SEVERITIES = ["minor", "moderate", "severe", "critical"] as const;
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 

@@ -16,7 +16,7 @@ export interface ChannelTargets {
   push_subscription?: { endpoint: string; keys: { p256dh: string; auth: string } };
 }
 
-/** An alert subscription (interface spec §2; decisions.md: listed and deleted by its owner). */
+/** An alert subscription, listed and deleted by its owner (docs/reports-and-alerts.md "Alerts"). */
 export interface AlertSubscription {
   id: string;
   entityId: string;
@@ -127,7 +127,7 @@ export class AlertSubscriptions {
   }
 
   /**
-   * §4.7 POST /alerts/subscriptions: 400 for a bad value, an unknown district, an unconfigured channel or a
+   * `POST /alerts/subscriptions`: 400 for a bad value, an unknown district, an unconfigured channel or a
    * webhook / push URL the outbound policy refuses.
    */
   async create(raw: unknown, owner: string): Promise<AlertSubscription> {

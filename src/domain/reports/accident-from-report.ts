@@ -6,10 +6,10 @@ import { ACCIDENT_SEVERITY_OF, type CitizenReport } from "./report-model";
 import { DUPLICATE_METRES, DUPLICATE_WINDOW_MS, ReportNeighbours } from "./report-neighbours";
 
 /**
- * The TrafficAccident a confirmed accident report stands for (decisions.md: "a confirmed accident
- * report creates a TrafficAccident (or links the matching one)"): an active accident within 200 m and
- * 30 minutes is linked; otherwise a new one is created from the report, aligned with FIWARE RoadAccident
- * (severity mapped low->minor ... critical->critical, detectionMethod `citizen_report`).
+ * The TrafficAccident a confirmed accident report stands for (docs/reports-and-alerts.md "Review"): an
+ * active accident within 200 m and 30 minutes is linked; otherwise a new one is created from the report,
+ * aligned with FIWARE RoadAccident (severity mapped low->minor ... critical->critical, detectionMethod
+ * `citizen_report`).
  */
 export async function accidentForReport(
   graph: GraphAccess,

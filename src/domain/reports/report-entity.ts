@@ -39,10 +39,10 @@ function storedReporter(r: Reporter): Record<string, unknown> {
 }
 
 /**
- * The CitizenReport entity of a new submission (interface spec §2 "NGSI-LD entities": `reportType`,
- * `description`, `location`, `severity`, `status`, `reportedAt`, `refNearbyCamera`), with the stored
- * model's other fields beside them. It starts `pending`, verification `pending`, priority `normal`
- * until the verification job scores it.
+ * The CitizenReport entity of a new submission (docs/reports-and-alerts.md "Submitting a report":
+ * `reportType`, `description`, `location`, `severity`, `status`, `reportedAt`, `refNearbyCamera`), with
+ * the stored model's other fields beside them. It starts `pending`, verification `pending`, priority
+ * `normal` until the verification job scores it.
  */
 export function reportDocument(
   entityId: string,

@@ -11,11 +11,11 @@ import {
   type SubmissionForm,
 } from "./report-model";
 
-/** §8: at most 5 images per report. */
+/** At most 5 images per report (docs/reports-and-alerts.md "Submitting a report"). */
 export const MAX_IMAGES = 5;
-/** decisions.md: each image at most 8 MiB (decoded bytes). */
+/** Each image at most 8 MiB (decoded bytes). */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
-/** §8: the city's latitude band. */
+/** The city's latitude band. */
 export const LAT_RANGE = [10.3, 11.2] as const;
 /** The city's longitude band (Ho Chi Minh City spans 106.36 to 107.03 E). */
 export const LON_RANGE = [106.2, 107.2] as const;
@@ -82,7 +82,7 @@ function coordinate(v: unknown, name: string): number {
   return n;
 }
 
-/** §2: a point outside the city's band is refused with the message that it must be inside the city. */
+/** A point outside the city's band is refused with the message that it must be inside the city. */
 export function checkInCity(lat: number, lon: number, parameter = "location"): void {
   if (lat < LAT_RANGE[0] || lat > LAT_RANGE[1] || lon < LON_RANGE[0] || lon > LON_RANGE[1])
     throw badRequest("The location must be inside the city (Ho Chi Minh City)", {
@@ -150,7 +150,7 @@ function anySeverity(b: Body, def: ReportSeverity): ReportSeverity {
 
 const sourceOf = (b: Body): ReportSource => (b.source === "web" || b.source === "mobile" ? b.source : "api");
 
-/** REST A/B `POST /citizen-reports` JSON (§2 "REST submission body"); B's reporter has `contact`. */
+/** REST A/B `POST /citizen-reports` JSON; B's reporter has `contact`. */
 export function parseCitizenReportJson(raw: unknown, form: "a" | "b" | "graphql"): ReportInput {
   const b = objectBody(raw);
   const type = oneOf<ReportType>(b, b.category !== undefined ? "category" : "type", REPORT_TYPES);
@@ -167,7 +167,7 @@ export function parseCitizenReportJson(raw: unknown, form: "a" | "b" | "graphql"
   };
 }
 
-/** A `POST /accidents/report` and B `POST /accidents` (§4.3): an accident report. */
+/** A `POST /accidents/report` and B `POST /accidents`: an accident report. */
 export function parseAccidentReportJson(raw: unknown, form: "a-accident" | "b-accident"): ReportInput {
   const b = objectBody(raw);
   return {
@@ -185,7 +185,7 @@ export function parseAccidentReportJson(raw: unknown, form: "a-accident" | "b-ac
   };
 }
 
-/** The form-based submission (§2): text fields and uploaded image files. */
+/** The form-based submission: text fields and uploaded image files. */
 export function parseReportForm(
   fields: Record<string, string>,
   files: Buffer[],

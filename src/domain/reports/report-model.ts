@@ -1,6 +1,5 @@
 /**
- * The citizen report model (traffic-service-interface.md §2 "Citizen report", §3 transitions;
- * decisions.md "Citizen reports and their review"): the values every form of submission maps to.
+ * The citizen report model (docs/reports-and-alerts.md): the values every form of submission maps to.
  */
 
 /** Report kinds of the stored model (`type`); REST `category` takes the same values. */
@@ -19,11 +18,11 @@ export type ReportType = (typeof REPORT_TYPES)[number];
 export const REPORT_SEVERITIES = ["low", "medium", "high", "critical"] as const;
 export type ReportSeverity = (typeof REPORT_SEVERITIES)[number];
 
-/** Accident severities, least to most severe (decisions.md). */
+/** Accident severities, least to most severe. */
 export const ACCIDENT_SEVERITIES = ["minor", "moderate", "severe", "critical"] as const;
 export type AccidentSeverity = (typeof ACCIDENT_SEVERITIES)[number];
 
-/** decisions.md: report severity -> accident severity. */
+/** Report severity -> accident severity (docs/reports-and-alerts.md "Review"). */
 export const ACCIDENT_SEVERITY_OF: Record<ReportSeverity, AccidentSeverity> = {
   low: "minor",
   medium: "moderate",
@@ -31,7 +30,7 @@ export const ACCIDENT_SEVERITY_OF: Record<ReportSeverity, AccidentSeverity> = {
   critical: "critical",
 };
 
-/** The stored model's states (§3). */
+/** The stored model's states (docs/reports-and-alerts.md "Review"). */
 export type ReportStatus = "pending" | "verified" | "resolved" | "rejected";
 /** Verification state shown by REST A (`verification_status`). */
 export type VerificationStatus = "pending" | "confirmed" | "rejected";

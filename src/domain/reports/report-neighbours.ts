@@ -3,7 +3,7 @@ import { GraphAccess, valueOf } from "../graph-access";
 import { reportOf } from "./report-entity";
 import type { CitizenReport, ReportType } from "./report-model";
 
-/** Verification looks this far for evidence (decisions.md: 500 m, 30 minutes). */
+/** Verification looks 500 m and 30 minutes around a report for evidence (docs/reports-and-alerts.md). */
 export const EVIDENCE_METRES = 500;
 export const EVIDENCE_WINDOW_MS = 30 * 60_000;
 /** A report this close in space and time to an open one of the same kind is its duplicate (200 m, 30 min). */

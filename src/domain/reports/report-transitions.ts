@@ -1,7 +1,7 @@
 import { AppError } from "../../errors";
 import type { ReportStatus, VerificationStatus } from "./report-model";
 
-/** What can change a report's state (traffic-service-interface.md §3, decisions.md). */
+/** What can change a report's state (docs/reports-and-alerts.md "Review"). */
 export type ReportTrigger = "verify" | "confirm" | "reject" | "resolve";
 
 /** One row of the transitions table. */
@@ -15,7 +15,7 @@ interface Transition {
 }
 
 /**
- * The transitions table of a report (§3): verification and review act on a pending report only; a
+ * The transitions table of a report: verification and review act on a pending report only; a
  * verified report can be resolved. Everything else is a 409 CONFLICT: a report is decided once.
  * (Verification that stays under 0.85 keeps the report `pending`; that is no transition.)
  */

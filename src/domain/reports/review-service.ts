@@ -20,7 +20,7 @@ export interface ReviewDecision {
 const PRIORITY_RANK = { high: 0, normal: 1, none: 2 } as const;
 
 /**
- * The operators' review queue (decisions.md "Citizen reports and their review"): the reports that
+ * The operators' review queue (docs/reports-and-alerts.md "Review"): the reports that
  * verification left pending, high priority first, then oldest first, with the evidence behind each
  * score; and the decision on one, which follows the transitions table (409 otherwise). Confirming an
  * accident report creates or links a TrafficAccident; every decision is a ReportReview entity.

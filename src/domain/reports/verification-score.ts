@@ -1,7 +1,7 @@
 import type { Evidence, ReviewPriority } from "./report-model";
 
 /**
- * The verification score of a citizen report (decisions.md "Citizen reports and their review"): a
+ * The verification score of a citizen report (docs/reports-and-alerts.md "Verification"): a
  * base plus one documented weight per piece of evidence, clamped to [0, 1].
  *
  * | factor | weight |
@@ -29,9 +29,9 @@ export const WEIGHTS = {
   anonymous: -0.1,
 } as const;
 
-/** §3: over this the report is verified automatically. */
+/** Over this the report is verified automatically. */
 export const VERIFY_THRESHOLD = 0.85;
-/** §3: over this (and not over {@link VERIFY_THRESHOLD}) manual review with normal priority; else high. */
+/** Over this (and not over {@link VERIFY_THRESHOLD}) manual review with normal priority; else high. */
 export const REVIEW_THRESHOLD = 0.5;
 
 /** The facts a score is computed from. */
@@ -56,7 +56,7 @@ export interface VerificationOutcome {
   priority: ReviewPriority;
 }
 
-/** Scores the facts (see {@link WEIGHTS}) and routes the report by the §3 thresholds. */
+/** Scores the facts (see {@link WEIGHTS}) and routes the report by the thresholds above. */
 export function scoreReport(f: VerificationFacts): VerificationOutcome {
   const evidence: Evidence[] = [{ factor: "base", weight: WEIGHTS.base, detail: "report inside the city" }];
   if (f.cameraDetections.length)
@@ -101,7 +101,7 @@ export function scoreReport(f: VerificationFacts): VerificationOutcome {
   return { score, evidence, ...route(score) };
 }
 
-/** §3 transitions: > 0.85 verified; > 0.5 normal review; otherwise high-priority review. */
+/** Routing: > 0.85 verified; > 0.5 normal review; otherwise high-priority review. */
 export function route(score: number): { status: "verified" | "pending"; priority: ReviewPriority } {
   if (score > VERIFY_THRESHOLD) return { status: "verified", priority: "none" };
   if (score > REVIEW_THRESHOLD) return { status: "pending", priority: "normal" };

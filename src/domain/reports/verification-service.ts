@@ -26,7 +26,7 @@ export const verifyJob = (reportId: string, priority?: number): VerifyJob => ({
 });
 
 /**
- * Verification of citizen reports (decisions.md "Citizen reports and their review"; interface spec §3):
+ * Verification of citizen reports (docs/reports-and-alerts.md "Verification"):
  * gathers the evidence near the report in the graph, scores it (verification-score.ts), and writes
  * the outcome back to the CitizenReport entity: `verified` over 0.85, else pending with a review
  * priority. Runs as a job of the queue in src/jobs; reports still unscored when the service starts are

@@ -1,5 +1,5 @@
 /**
- * The typed read models of the traffic domain (traffic-service-interface.md §2), projected from the
+ * The typed read models of the traffic domain (docs/rest.md), projected from the
  * NGSI-LD entities of the graph. Every face (REST A, REST B, GraphQL, WebSocket) maps these to its own
  * shapes; none reads entities itself. Times are epoch milliseconds; positions are WGS84 degrees.
  */
@@ -10,19 +10,19 @@ export interface GeoPoint {
   lon: number;
 }
 
-/** Camera status (interface spec §3). */
+/** Camera status (docs/rest.md "Cameras"). */
 export type CameraStatus = "active" | "inactive" | "error";
 export const CAMERA_STATUSES: readonly CameraStatus[] = ["active", "inactive", "error"];
 
-/** Accident severity, least to most severe (decisions.md "Values the spec does not list"). */
+/** Accident severity, least to most severe (docs/rest.md "Accidents"). */
 export type Severity = "minor" | "moderate" | "severe" | "critical";
 export const SEVERITIES: readonly Severity[] = ["minor", "moderate", "severe", "critical"];
 
-/** Accident status in the graph (decisions.md). */
+/** Accident status in the graph (docs/rest.md "Accidents"). */
 export type AccidentStatus = "active" | "investigating" | "resolved";
 export const ACCIDENT_STATUSES: readonly AccidentStatus[] = ["active", "investigating", "resolved"];
 
-/** Congestion label of variant A (decisions.md), from the ratio of current to free-flow speed. */
+/** Congestion label of variant A from the ratio of current to free-flow speed (docs/rest.md "Traffic"). */
 export type CongestionLevel = "free" | "light" | "moderate" | "heavy" | "severe";
 export const CONGESTION_LEVELS: readonly CongestionLevel[] = ["free", "light", "moderate", "heavy", "severe"];
 
@@ -47,7 +47,7 @@ export interface Camera {
   zoneId?: string;
 }
 
-/** A District entity: a traffic zone (decisions.md "Zones"). */
+/** A District entity: a traffic zone (docs/rest.md "Conventions"). */
 export interface Zone {
   entityId: string;
   /** Local id (the slug), e.g. "quan-1". */
@@ -98,7 +98,7 @@ export interface FlowObservation {
   occupancy: number;
 }
 
-/** Weather conditions (decisions.md). */
+/** Weather conditions (docs/rest.md "Weather and air quality"). */
 export type WeatherConditions =
   "clear" | "partly_cloudy" | "cloudy" | "fog" | "drizzle" | "rain" | "heavy_rain" | "thunderstorm";
 
