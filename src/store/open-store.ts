@@ -1,7 +1,14 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors";
-import type { CommitEvent, GraphStore, GraphWrite, SelectRow, StoreStats } from "./graph-store";
+import type {
+  CommitEvent,
+  GraphStore,
+  GraphWrite,
+  HeldSnapshot,
+  SelectRow,
+  StoreStats,
+} from "./graph-store";
 import type {
   AppliedNotice,
   StoreMessage,
@@ -224,6 +231,19 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     },
     async compact() {
       await call({ op: "compact" });
+    },
+    async holdSnapshot() {
+      const held = (await call({ op: "hold" })).value as Omit<HeldSnapshot, "dir" | "release">;
+      let released = false;
+      return {
+        ...held,
+        dir: path.join(opts.dataDir, "store"),
+        release: async () => {
+          if (released || fatal) return;
+          released = true;
+          await call({ op: "release" });
+        },
+      };
     },
     async health() {
       if (fatal) return { ok: false, journalWritable: false, detail: fatal };
