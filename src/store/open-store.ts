@@ -1,14 +1,7 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors";
-import type {
-  CommitEvent,
-  GraphStore,
-  GraphWrite,
-  HeldSnapshot,
-  SelectRow,
-  StoreStats,
-} from "./graph-store";
+import type { CommitEvent, GraphStore, GraphWrite, HeldSnapshot, SelectRow, StoreStats } from "./graph-store";
 import type {
   AppliedNotice,
   StoreMessage,

@@ -40,7 +40,8 @@ async function startedStream(source: AsyncIterable<Buffer>): Promise<Readable> {
 
 function queryText(v: unknown, name: string): string | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== "string") throw new AppError("BadRequestData", `${name} must be given once`, { parameter: name });
+  if (typeof v !== "string")
+    throw new AppError("BadRequestData", `${name} must be given once`, { parameter: name });
   return v;
 }
 
@@ -71,7 +72,10 @@ export function registerBackupRoutes(router: Router, deps: BackupRouteDeps): voi
       });
     const history = queryText(ctx.query.history, "history") ?? "false";
     if (history !== "true" && history !== "false")
-      throw new AppError("BadRequestData", "history must be true or false", { parameter: "history", value: history });
+      throw new AppError("BadRequestData", "history must be true or false", {
+        parameter: "history",
+        value: history,
+      });
     const text = await deps.exportGraph(tenant, format as GraphExportFormat, history === "true");
     const gz = createGzip();
     pipeline(Readable.from(text), gz, (e) => e && deps.failed("export", e));

@@ -15,7 +15,11 @@ runTool(async () => {
   const partial = `${values.out}.partial`;
   try {
     const headers = await adminAuthorization(values.url);
-    const bytes = await download(new URL("/v1/admin/backups", values.url), { method: "POST", headers }, partial);
+    const bytes = await download(
+      new URL("/v1/admin/backups", values.url),
+      { method: "POST", headers },
+      partial,
+    );
     const manifest = readArchive(partial);
     fs.renameSync(partial, values.out);
     process.stdout.write(

@@ -27,8 +27,14 @@ export async function adminAuthorization(baseUrl: string): Promise<Record<string
 /** Sends the request and streams a 200 answer's body into `file`; any other answer is an error with its body. */
 export async function download(url: URL, init: RequestInit, file: string): Promise<number> {
   const res = await fetch(url, init);
-  if (res.status !== 200 || !res.body) throw new Error(`${init.method ?? "GET"} ${url.pathname} answered HTTP ${res.status}: ${await res.text()}`);
-  await pipeline(Readable.fromWeb(res.body as ReadableStream<Uint8Array>), fs.createWriteStream(file, { mode: 0o600 }));
+  if (res.status !== 200 || !res.body)
+    throw new Error(
+      `${init.method ?? "GET"} ${url.pathname} answered HTTP ${res.status}: ${await res.text()}`,
+    );
+  await pipeline(
+    Readable.fromWeb(res.body as ReadableStream<Uint8Array>),
+    fs.createWriteStream(file, { mode: 0o600 }),
+  );
   return fs.statSync(file).size;
 }
 

@@ -18,7 +18,9 @@ runTool(async () => {
     },
   });
   if (!values.url || !values.out)
-    throw new Error("usage: npm run export -- --url URL --out FILE [--tenant T] [--format nquads|trig] [--history]");
+    throw new Error(
+      "usage: npm run export -- --url URL --out FILE [--tenant T] [--format nquads|trig] [--history]",
+    );
   const t0 = Date.now();
   const url = new URL("/v1/admin/export", values.url);
   url.searchParams.set("tenant", values.tenant ?? "");

@@ -52,8 +52,12 @@ runTool(async () => {
   raw.on("error", (e) => input.destroy(e));
   const created = !fs.existsSync(dataDir);
   try {
-    const r = await importToSnapshot(input, format, values.tenant ?? "", path.join(dataDir, "store"), (quads) =>
-      process.stdout.write(`import progress: ${quads} quads\n`),
+    const r = await importToSnapshot(
+      input,
+      format,
+      values.tenant ?? "",
+      path.join(dataDir, "store"),
+      (quads) => process.stdout.write(`import progress: ${quads} quads\n`),
     );
     process.stdout.write(
       `imported ${r.quads} quads in ${r.graphs} graphs into ${dataDir} (${r.skipped} left out: default or internal graphs) in ${Date.now() - t0} ms\n`,

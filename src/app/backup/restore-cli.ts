@@ -17,11 +17,14 @@ runTool(async () => {
     allowPositionals: true,
   });
   const file = positionals[0];
-  if (!file || positionals.length > 1) throw new Error("usage: DATA_DIR=DIR npm run restore -- [--check] FILE");
+  if (!file || positionals.length > 1)
+    throw new Error("usage: DATA_DIR=DIR npm run restore -- [--check] FILE");
   const t0 = Date.now();
   if (values.check) {
     const m = readArchive(file);
-    process.stdout.write(`${file} is intact: ${m.files.length} files, store seq ${m.storeSeq}, taken ${m.createdAt}\n`);
+    process.stdout.write(
+      `${file} is intact: ${m.files.length} files, store seq ${m.storeSeq}, taken ${m.createdAt}\n`,
+    );
     return;
   }
   if (!process.env.DATA_DIR) throw new Error("set DATA_DIR to the empty folder to restore into");

@@ -28,7 +28,7 @@ function damaged(file: string, why: string): never {
 }
 
 function readAt(fd: number, buf: Buffer, pos: number, file: string): void {
-  for (let got = 0; got < buf.length; ) {
+  for (let got = 0; got < buf.length;) {
     const n = fs.readSync(fd, buf, got, buf.length - got, pos + got);
     if (n === 0) damaged(file, "it ends early (truncated)");
     got += n;
@@ -71,7 +71,7 @@ export function readArchive(file: string, sink?: EntrySink): BackupManifest {
     const seen = new Map<string, { bytes: number; sha256: string }>();
     let manifestText: string | undefined;
     const block = Buffer.alloc(BLOCK);
-    for (let pos = 0; pos < end; ) {
+    for (let pos = 0; pos < end;) {
       readAt(fd, block, pos, file);
       all.update(block);
       pos += BLOCK;
@@ -90,7 +90,7 @@ export function readArchive(file: string, sink?: EntrySink): BackupManifest {
       const sha = createHash("sha256");
       const parts: Buffer[] = [];
       if (!isManifest) sink?.begin(h);
-      for (let left = h.size; left > 0; ) {
+      for (let left = h.size; left > 0;) {
         const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, left));
         readAt(fd, chunk, pos, file);
         all.update(chunk);
@@ -105,8 +105,7 @@ export function readArchive(file: string, sink?: EntrySink): BackupManifest {
       readAt(fd, pad, pos, file);
       all.update(pad);
       pos += pad.length;
-      if (!isZeros(pad))
-        damaged(file, `the padding after ${h.path} was changed`);
+      if (!isZeros(pad)) damaged(file, `the padding after ${h.path} was changed`);
       if (isManifest) manifestText = Buffer.concat(parts).toString("utf8");
       else seen.set(h.path, { bytes: h.size, sha256: sha.digest("hex") });
     }
@@ -116,7 +115,8 @@ export function readArchive(file: string, sink?: EntrySink): BackupManifest {
     for (const f of manifest.files) {
       const got = seen.get(f.path);
       if (!got) damaged(file, `the file ${f.path} of its manifest is missing`);
-      if (got.bytes !== f.bytes || got.sha256 !== f.sha256) damaged(file, `the file ${f.path} does not match its SHA-256`);
+      if (got.bytes !== f.bytes || got.sha256 !== f.sha256)
+        damaged(file, `the file ${f.path} does not match its SHA-256`);
       seen.delete(f.path);
     }
     if (seen.size) damaged(file, `files its manifest does not list: ${[...seen.keys()].join(", ")}`);
@@ -133,7 +133,12 @@ function parseManifest(text: string, file: string): BackupManifest {
   } catch {
     return damaged(file, "its manifest is not JSON");
   }
-  if (m.format !== BACKUP_FORMAT || m.version !== 1 || !Array.isArray(m.files) || !Number.isInteger(m.storeSeq))
+  if (
+    m.format !== BACKUP_FORMAT ||
+    m.version !== 1 ||
+    !Array.isArray(m.files) ||
+    !Number.isInteger(m.storeSeq)
+  )
     damaged(file, "its manifest is not that of a citygraph backup (version 1)");
   return m;
 }

@@ -46,7 +46,7 @@ export class ArchiveWriter {
       if (!st.isFile()) return;
       yield this.out(encodeHeader({ path, size: st.size, mode: st.mode & 0o777, mtime: st.mtimeMs / 1000 }));
       const h = createHash("sha256");
-      for (let done = 0; done < st.size; ) {
+      for (let done = 0; done < st.size;) {
         const buf = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, st.size - done));
         const { bytesRead } = await fh.read(buf, 0, buf.length, done);
         if (bytesRead === 0) throw new Error(`${file} shrank while it was copied`);

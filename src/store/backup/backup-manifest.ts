@@ -28,5 +28,7 @@ export interface BackupManifest {
 export function isSafeBackupPath(p: string): boolean {
   if (!p || p.startsWith("/") || p.includes("\\") || p.includes("\0")) return false;
   const parts = p.split("/");
-  return parts.every((s) => s !== "" && s !== "." && s !== "..") && p !== MANIFEST_ENTRY && p !== CHECKSUM_ENTRY;
+  return (
+    parts.every((s) => s !== "" && s !== "." && s !== "..") && p !== MANIFEST_ENTRY && p !== CHECKSUM_ENTRY
+  );
 }

@@ -17,7 +17,7 @@ export interface ExportOptions {
 /** ` <graph> .` at the end of a snapshot line: the N-Triples part is what comes before it. */
 function triplesOf(lines: string): string {
   let out = "";
-  for (let at = 0; at < lines.length; ) {
+  for (let at = 0; at < lines.length;) {
     const nl = lines.indexOf("\n", at);
     const g = lines.lastIndexOf(" <", nl);
     out += lines.slice(at, g) + " .\n";

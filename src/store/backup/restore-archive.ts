@@ -81,5 +81,7 @@ export function restoreArchive(file: string, dataDir: string): BackupManifest {
 /** After a failed restore or import: removes `dataDir` if it was `created`, else everything in it. */
 export function emptyAgain(dataDir: string, created: boolean): void {
   if (created) fs.rmSync(dataDir, { recursive: true, force: true });
-  else for (const f of fs.readdirSync(dataDir)) fs.rmSync(path.join(dataDir, f), { recursive: true, force: true });
+  else
+    for (const f of fs.readdirSync(dataDir))
+      fs.rmSync(path.join(dataDir, f), { recursive: true, force: true });
 }

@@ -8,7 +8,9 @@ import { runTool } from "./backup-cli";
 
 const CORE = "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld";
 const LD = { "Content-Type": "application/ld+json" };
-const CORE_LINK = { Link: `<${CORE}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"` };
+const CORE_LINK = {
+  Link: `<${CORE}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
+};
 const PASSWORD = "backup-admin-secret-1";
 const WRITERS = 8;
 
@@ -25,7 +27,12 @@ describe("backup and restore while 8 writers run", function () {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-backup-"));
   const archive = path.join(tmp, "backup.tar");
   const restored = path.join(tmp, "restored");
-  const env = { AUTH: "on", ADMIN_PASSWORD: PASSWORD, SEED: "on", RATE_LIMIT_PREFIX: `t-${process.pid}-backup` };
+  const env = {
+    AUTH: "on",
+    ADMIN_PASSWORD: PASSWORD,
+    SEED: "on",
+    RATE_LIMIT_PREFIX: `t-${process.pid}-backup`,
+  };
   let app: TestApp;
   let copy: TestApp | undefined;
   let admin: string;
@@ -111,7 +118,9 @@ describe("backup and restore while 8 writers run", function () {
       }
     };
     const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-    await new Promise((r) => setTimeout(r, 1500));
+    // until every writer has created its five entities and patched them twice
+    for (let i = 0; i < 600 && (acked.size < WRITERS * 5 || Math.min(...acked.values()) < 11); i++)
+      await new Promise((r) => setTimeout(r, 50));
     ackedBefore = new Map(acked);
     const b = await runTool("backup", ["--url", app.url, "--out", archive], { ADMIN_PASSWORD: PASSWORD });
     await new Promise((r) => setTimeout(r, 500));
@@ -121,7 +130,9 @@ describe("backup and restore while 8 writers run", function () {
     expect(b.stdout).to.match(/backup written to .*backup\.tar: \d+ bytes/);
     expect(failures).to.equal(0);
     expect(ackedBefore.size).to.equal(WRITERS * 5);
-    expect(acked.get("urn:ngsi-ld:Thing:w0-e0")).to.be.greaterThan(ackedBefore.get("urn:ngsi-ld:Thing:w0-e0") ?? 0);
+    expect(acked.get("urn:ngsi-ld:Thing:w0-e0")).to.be.greaterThan(
+      ackedBefore.get("urn:ngsi-ld:Thing:w0-e0") ?? 0,
+    );
   });
 
   it("restores into an empty folder, after checking it, and the files pass an integrity check", async () => {
@@ -141,7 +152,10 @@ describe("backup and restore while 8 writers run", function () {
     copy = await startTestApp(env, restored);
     const token = (await login(copy.url, "admin", PASSWORD)).access_token;
     for (const [id, n] of ackedBefore) {
-      const r = await http(copy.url, "GET", `/ngsi-ld/v1/entities/${id}`, undefined, { ...CORE_LINK, ...bearer(token) });
+      const r = await http(copy.url, "GET", `/ngsi-ld/v1/entities/${id}`, undefined, {
+        ...CORE_LINK,
+        ...bearer(token),
+      });
       expect(r.status, `${id}: ${r.text}`).to.equal(200);
       expect((r.body as { n: { value: number } }).n.value, id).to.be.at.least(n);
     }
@@ -184,7 +198,13 @@ describe("backup and restore while 8 writers run", function () {
     expect(ctx.body).to.deep.include({ "@context": { Gadget: "urn:test:Gadget" } });
 
     const admin2 = (await login(c.url, "admin", PASSWORD)).access_token;
-    const sub = await http(c.url, "GET", `/ngsi-ld/v1/subscriptions/${subscriptionId}`, undefined, bearer(admin2));
+    const sub = await http(
+      c.url,
+      "GET",
+      `/ngsi-ld/v1/subscriptions/${subscriptionId}`,
+      undefined,
+      bearer(admin2),
+    );
     expect(sub.status, sub.text).to.equal(200);
     expect((sub.body as { notification: { endpoint: { uri: string } } }).notification.endpoint.uri).to.equal(
       "http://127.0.0.1:9/none",
@@ -220,13 +240,18 @@ describe("backup and restore while 8 writers run", function () {
     const anon = await fetch(`${app.url}/v1/admin/backups`, { method: "POST" });
     expect(anon.status).to.equal(401);
     await anon.arrayBuffer();
-    const viewer = await fetch(`${app.url}/v1/admin/backups`, { method: "POST", headers: { "X-API-Key": apiKey } });
+    const viewer = await fetch(`${app.url}/v1/admin/backups`, {
+      method: "POST",
+      headers: { "X-API-Key": apiKey },
+    });
     expect(viewer.status).to.equal(403);
     await viewer.arrayBuffer();
     const r = await fetch(`${app.url}/v1/admin/backups`, { method: "POST", headers: bearer(admin) });
     expect(r.status).to.equal(200);
     expect(r.headers.get("content-type")).to.equal("application/octet-stream");
-    expect(r.headers.get("content-disposition")).to.match(/^attachment; filename="citygraph-backup-\d{8}T\d{6}Z\.tar"$/);
+    expect(r.headers.get("content-disposition")).to.match(
+      /^attachment; filename="citygraph-backup-\d{8}T\d{6}Z\.tar"$/,
+    );
     const body = Buffer.from(await r.arrayBuffer());
     expect(body.length % 512).to.equal(0);
     expect(body.subarray(257, 262).toString()).to.equal("ustar");
