@@ -83,7 +83,9 @@ export function isZeros(bytes: Buffer): boolean {
 
 /** Reads a regular file's header; throws on a damaged header or another entry type. */
 export function decodeHeader(block: Buffer): TarHeader {
-  if (readOctal(block, 148, 8, "checksum") !== checksum(block))
+  // the checksum field is not part of its own sum: its form is checked whole, as encodeHeader writes it
+  const field = block.toString("latin1", 148, 156);
+  if (!/^[0-7]{6}\0 $/.test(field) || parseInt(field.slice(0, 6), 8) !== checksum(block))
     throw new Error("tar header checksum mismatch");
   if (readString(block, 257, 6) !== "ustar") throw new Error("not a ustar header");
   if (block[156] !== 0x30 && block[156] !== 0) throw new Error("tar entry is not a regular file");
