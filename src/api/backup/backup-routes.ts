@@ -7,6 +7,12 @@ import { AppError } from "../../errors";
 export const EXPORT_FORMATS = ["nquads", "trig"] as const;
 export type GraphExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** A graph export under way: its text, and what to call once it is sent or given up. */
+export interface GraphExport {
+  chunks: Iterable<string>;
+  done(ok: boolean): void;
+}
+
 /** What the routes need from the composition root. */
 export interface BackupRouteDeps {
   /** The backup archive of DATA_DIR, as a stream of chunks (a consistent cut taken when it starts). */
@@ -15,7 +21,7 @@ export interface BackupRouteDeps {
    * A tenant's graph as text chunks; rejects with ResourceNotFound for a tenant that holds nothing. Taken
    * when it is called, before the first chunk.
    */
-  exportGraph(tenant: string, format: GraphExportFormat, history: boolean): Promise<Iterable<string>>;
+  exportGraph(tenant: string, format: GraphExportFormat, history: boolean): Promise<GraphExport>;
   /** Logs a stream that failed after its answer began. */
   failed(what: string, e: Error): void;
 }
@@ -76,9 +82,12 @@ export function registerBackupRoutes(router: Router, deps: BackupRouteDeps): voi
         parameter: "history",
         value: history,
       });
-    const text = await deps.exportGraph(tenant, format as GraphExportFormat, history === "true");
+    const graph = await deps.exportGraph(tenant, format as GraphExportFormat, history === "true");
     const gz = createGzip();
-    pipeline(Readable.from(text), gz, (e) => e && deps.failed("export", e));
+    pipeline(Readable.from(graph.chunks), gz, (e) => {
+      graph.done(!e);
+      if (e) deps.failed("export", e);
+    });
     const ext = format === "nquads" ? "nq" : "trig";
     ctx.status = 200;
     ctx.set("Content-Type", "application/gzip");

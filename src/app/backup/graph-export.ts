@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { GraphExportFormat } from "../../api/backup/backup-routes";
+import type { GraphExport, GraphExportFormat } from "../../api/backup/backup-routes";
 import { AppError } from "../../errors";
 import type { Logger } from "../../log/logger";
 import { exportSnapshot } from "../../store/backup/graph-export";
@@ -16,7 +16,7 @@ export async function exportGraph(
   tenant: string,
   format: GraphExportFormat,
   history: boolean,
-): Promise<Iterable<string>> {
+): Promise<GraphExport> {
   const held = await store.holdSnapshot();
   const entry = held.tenants.find((t) => t.tenant === tenant);
   if (!entry) {
@@ -24,16 +24,15 @@ export async function exportGraph(
     throw new AppError("ResourceNotFound", `The tenant ${JSON.stringify(tenant)} holds no graph`, { tenant });
   }
   const t0 = Date.now();
-  return (function* () {
-    try {
-      yield* exportSnapshot(path.join(held.dir, entry.file), {
-        format,
-        history,
-        progress: (quads, graphs) => log.info("export progress", { tenant, format, quads, graphs }),
-      });
-      log.info("export done", { tenant, format, seq: held.seq, ms: Date.now() - t0 });
-    } finally {
+  return {
+    chunks: exportSnapshot(path.join(held.dir, entry.file), {
+      format,
+      history,
+      progress: (quads, graphs) => log.info("export progress", { tenant, format, quads, graphs }),
+    }),
+    done: (ok) => {
       void held.release();
-    }
-  })();
+      if (ok) log.info("export done", { tenant, format, seq: held.seq, ms: Date.now() - t0 });
+    },
+  };
 }
