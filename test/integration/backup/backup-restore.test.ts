@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { bearer, login } from "../auth/auth-client";
 import { http, startTestApp, type TestApp } from "../helpers/test-app";
+import { Receiver } from "../helpers/receiver";
 import { runTool } from "./backup-cli";
 
 const CORE = "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld";
@@ -34,15 +35,19 @@ describe("backup and restore while 8 writers run", function () {
     RATE_LIMIT_PREFIX: `t-${process.pid}-backup`,
   };
   let app: TestApp;
+  const receiver = new Receiver();
   let copy: TestApp | undefined;
   let admin: string;
   let apiKey: string;
   let contextUrl: string;
   let subscriptionId: string;
+  /** Notifications the subscription had sent when the backup was asked for. */
+  let sentBefore = 0;
   /** Last counter acknowledged per entity when the backup was asked for. */
   let ackedBefore: Map<string, number>;
 
   before(async () => {
+    await receiver.start();
     app = await startTestApp(env);
     admin = (await login(app.url, "admin", PASSWORD)).access_token;
     const user = await http(
@@ -78,7 +83,7 @@ describe("backup and restore while 8 writers run", function () {
       {
         type: "Subscription",
         entities: [{ type: "Thing" }],
-        notification: { endpoint: { uri: "http://127.0.0.1:9/none", accept: "application/json" } },
+        notification: { endpoint: { uri: receiver.url, accept: "application/json" } },
         "@context": CORE,
       },
       { ...LD, ...bearer(admin) },
@@ -92,6 +97,7 @@ describe("backup and restore while 8 writers run", function () {
   after(async () => {
     await copy?.destroy();
     await app.destroy();
+    await receiver.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -121,6 +127,13 @@ describe("backup and restore while 8 writers run", function () {
     // until every writer has created its five entities and patched them twice
     for (let i = 0; i < 600 && (acked.size < WRITERS * 5 || Math.min(...acked.values()) < 11); i++)
       await new Promise((r) => setTimeout(r, 50));
+    // and until the subscription has notified (its delivery state is part of the backup)
+    const subPath = `/ngsi-ld/v1/subscriptions/${subscriptionId}`;
+    for (let i = 0; i < 100 && sentBefore === 0; i++) {
+      const sub = await http(app.url, "GET", subPath, undefined, bearer(admin));
+      sentBefore = (sub.body as { notification: { timesSent?: number } }).notification.timesSent ?? 0;
+      if (sentBefore === 0) await new Promise((r) => setTimeout(r, 100));
+    }
     ackedBefore = new Map(acked);
     const b = await runTool("backup", ["--url", app.url, "--out", archive], { ADMIN_PASSWORD: PASSWORD });
     await new Promise((r) => setTimeout(r, 500));
@@ -206,9 +219,12 @@ describe("backup and restore while 8 writers run", function () {
       bearer(admin2),
     );
     expect(sub.status, sub.text).to.equal(200);
-    expect((sub.body as { notification: { endpoint: { uri: string } } }).notification.endpoint.uri).to.equal(
-      "http://127.0.0.1:9/none",
-    );
+    const notification = (sub.body as { notification: { endpoint: { uri: string }; timesSent?: number } })
+      .notification;
+    expect(notification.endpoint.uri).to.equal(receiver.url);
+    // the delivery state came along: at least the attempts counted when the backup began
+    expect(sentBefore).to.be.greaterThan(0);
+    expect(notification.timesSent ?? 0).to.be.at.least(sentBefore);
   });
 
   it("refuses a folder that is not empty, with exit code 1 and a clear message", async () => {
