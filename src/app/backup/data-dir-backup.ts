@@ -29,29 +29,31 @@ function otherFiles(dataDir: string): string[] {
 
 /**
  * The backup archive of DATA_DIR while the service runs (docs/operations.md "Backup and restore"), as a
- * stream of chunks. A consistent cut: first the store compacts and keeps that snapshot (every write
- * acknowledged before the backup began is in it) while its files are copied; then the temporal history's
- * log closes its segment and keeps its files while they are copied (history instances of writes after the
- * store's snapshot are dropped at the restored service's start, TemporalService.alignTo); then every other
- * file of DATA_DIR. The archive ends with a manifest (each file's SHA-256) and a checksum of all of it.
+ * stream of chunks. A consistent cut: first the temporal history's log closes its segment and keeps its
+ * files (every history write acknowledged so far is in them); then the store compacts and keeps that
+ * snapshot (every write acknowledged so far is in it, and every hour the history says it sealed). The
+ * store's files are copied and let go, then the history's, then every other file of DATA_DIR. The archive
+ * ends with a manifest (each file's SHA-256) and a checksum of all of it.
  */
 export async function* backupArchive(storage: Storage, dataDir: string, log: Logger): AsyncGenerator<Buffer> {
   const t0 = Date.now();
   const w = new ArchiveWriter();
-  const held = await storage.store.holdSnapshot();
-  log.info("backup started", { seq: held.seq, ms: Date.now() - t0 });
-  try {
-    for (const f of held.files) yield* w.file(`store/${f}`, path.join(held.dir, f));
-  } finally {
-    await held.release();
-  }
   const history = await storage.temporal.holdFiles();
+  let seq: number;
   try {
+    const held = await storage.store.holdSnapshot();
+    seq = held.seq;
+    log.info("backup started", { seq, ms: Date.now() - t0 });
+    try {
+      for (const f of held.files) yield* w.file(`store/${f}`, path.join(held.dir, f));
+    } finally {
+      await held.release();
+    }
     for (const f of history.files) yield* w.file(`history/${f}`, path.join(history.dir, f));
   } finally {
     history.release();
   }
   for (const f of otherFiles(dataDir)) yield* w.file(f, path.join(dataDir, f));
-  yield* w.finish(held.seq);
-  log.info("backup written", { seq: held.seq, bytes: w.bytes, ms: Date.now() - t0 });
+  yield* w.finish(seq);
+  log.info("backup written", { seq, bytes: w.bytes, ms: Date.now() - t0 });
 }
