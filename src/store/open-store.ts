@@ -232,7 +232,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
         ...held,
         dir: path.join(opts.dataDir, "store"),
         release: async () => {
-          if (released || fatal) return;
+          if (released || fatal || closed) return; // a closed store released it on its way out
           released = true;
           await call({ op: "release" });
         },
