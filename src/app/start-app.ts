@@ -14,6 +14,7 @@ import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { dashboardFace } from "./faces/dashboard-face";
 import { authFace } from "./faces/auth-face";
+import { backupFace } from "./faces/backup-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
 import { open311Face } from "./faces/open311-face";
 import { restAFace } from "./faces/rest-a-face";
@@ -85,6 +86,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     restBFace(config, traffic, images, core, reports, routeAccessGate),
     docsFace(),
     open311Face(reports),
+    backupFace(config, log, storage),
     ...(auth ? [authFace(auth)] : []),
     wsFace(config, log, live, pushAuth),
     graphqlFace(config, log, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),

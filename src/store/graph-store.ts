@@ -84,6 +84,19 @@ export interface StoreStats {
   reclaims: number;
 }
 
+/** A snapshot kept for a backup (GraphStore.holdSnapshot): every commit up to `seq`, in `files`. */
+export interface HeldSnapshot {
+  seq: number;
+  /** The store folder (`<dataDir>/store`). */
+  dir: string;
+  /** The snapshot's files, relative to `dir`: the manifest, then one N-Quads file per tenant. */
+  files: string[];
+  /** Each tenant's N-Quads file among `files`. */
+  tenants: { tenant: string; file: string }[];
+  /** Lets compactions (which delete older snapshots) run again. */
+  release(): Promise<void>;
+}
+
 /** The graph store, as seen from the main thread. */
 export interface GraphStore {
   /**
@@ -120,6 +133,11 @@ export interface GraphStore {
   stats(): Promise<StoreStats>;
   /** Writes a snapshot and truncates the journal (compaction). */
   compact(): Promise<void>;
+  /**
+   * A consistent cut while writes go on: compacts (every commit acknowledged before the call is in the
+   * snapshot) and keeps that snapshot's files until `release`; later compactions wait until then.
+   */
+  holdSnapshot(): Promise<HeldSnapshot>;
   /** True if the worker answers and the journal is writable. */
   health(): Promise<{ ok: boolean; journalWritable: boolean; detail?: string }>;
   /** Finishes in-flight commits, flushes the journal, stops the worker. */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors";
-import type { CommitEvent, GraphStore, GraphWrite, SelectRow, StoreStats } from "./graph-store";
+import type { CommitEvent, GraphStore, GraphWrite, HeldSnapshot, SelectRow, StoreStats } from "./graph-store";
 import type {
   AppliedNotice,
   StoreMessage,
@@ -224,6 +224,19 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     },
     async compact() {
       await call({ op: "compact" });
+    },
+    async holdSnapshot() {
+      const held = (await call({ op: "hold" })).value as Omit<HeldSnapshot, "dir" | "release">;
+      let released = false;
+      return {
+        ...held,
+        dir: path.join(opts.dataDir, "store"),
+        release: async () => {
+          if (released || fatal || closed) return; // a closed store released it on its way out
+          released = true;
+          await call({ op: "release" });
+        },
+      };
     },
     async health() {
       if (fatal) return { ok: false, journalWritable: false, detail: fatal };

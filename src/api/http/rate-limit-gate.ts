@@ -10,7 +10,7 @@ import { requestOf } from "./request-context";
  * draft's `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers), which name the
  * policy that refused it (the hour or variant B's burst). A successful response carries only the three
  * `X-RateLimit-*` headers, because every response header costs main-thread time on the fastest reads
- * (docs/decisions/0020-rate-limit-headers.md).
+ * (docs/decisions/0012-rate-limit-headers.md).
  * Unauthenticated requests (open paths) and unlimited principals carry no such headers. Counters in memory
  * answer at once, and the request then goes on without a promise of the gate's own.
  */

@@ -154,6 +154,11 @@ export class TemporalService {
     });
   }
 
+  /** The history log's files as of now, kept for a backup until `release` (HistoryLog.holdFiles). */
+  holdFiles(): Promise<{ dir: string; files: string[]; release: () => void }> {
+    return this.log.holdFiles();
+  }
+
   /** Seals the closed hours into the graph now (every dirty hour with `force`); how many were written. */
   seal(force = false): Promise<number> {
     return this.sealer?.sweep(force) ?? Promise.resolve(0);

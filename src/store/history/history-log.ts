@@ -30,6 +30,7 @@ export interface HistoryLogScan {
  */
 export class HistoryLog<T> {
   private compacting: Promise<void> | undefined;
+  private copying: Promise<void> | undefined;
 
   private constructor(
     private readonly dir: string,
@@ -96,6 +97,8 @@ export class HistoryLog<T> {
    * (taken synchronously: records appended after the call go to the new segment and replay on top).
    */
   compact(snapshot: Iterable<T>): Promise<void> {
+    // during a backup: afterwards (the snapshot is iterated only then, so it is the state of that moment)
+    if (this.copying) return this.copying.then(() => this.compact(snapshot));
     if (this.compacting) return this.compacting;
     const gen = this.gen + 1;
     const rotated = this.writer.rotate(gen);
@@ -126,6 +129,36 @@ export class HistoryLog<T> {
     return this.compacting;
   }
 
+  /**
+   * A consistent cut while appends go on: once every record appended before this call is on disk, the
+   * writer moves to a new segment and the log's files up to there (names in `dir`) are handed out; they
+   * change no more, and no compaction deletes them until `release` (compactions asked for meanwhile run
+   * after it). Restoring those files gives the log as of this call, plus what was appended while the
+   * segment was being closed.
+   */
+  async holdFiles(): Promise<{ dir: string; files: string[]; release: () => void }> {
+    while (this.compacting || this.copying) {
+      await this.idle();
+      await this.copying;
+    }
+    let release = noop;
+    this.copying = new Promise<void>((r) => (release = r)).then(() => (this.copying = undefined));
+    try {
+      const gen = this.gen + 1;
+      await this.writer.rotate(gen);
+      this.gen = gen;
+      const files = fs.readdirSync(this.dir).filter((f) => {
+        const base = BASE.exec(f);
+        const seg = /^journal-(\d{16})\.log$/.exec(f);
+        return (base !== null && Number(base[1]) < gen) || (seg !== null && Number(seg[1]) < gen);
+      });
+      return { dir: this.dir, files: files.sort(), release };
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
   /** Resolves once no compaction runs (one started before a change it must include has finished). */
   async idle(): Promise<void> {
     await this.compacting?.catch(() => undefined);
@@ -137,6 +170,8 @@ export class HistoryLog<T> {
     await this.writer.close();
   }
 }
+
+const noop = (): void => undefined;
 
 /** Deletes segments and bases older than generation `gen` (replaced by the base of `gen`). */
 function removeBefore(dir: string, gen: number): void {

@@ -32,6 +32,9 @@ export interface CompactorHost {
  */
 export class Compactor {
   private running: Promise<void> | undefined;
+  /** Resolves when the snapshot kept by {@link compactAndHold} is released; later compactions wait for it. */
+  private gate: Promise<void> = Promise.resolve();
+  private openGate: (() => void) | undefined;
 
   constructor(private readonly host: CompactorHost) {}
 
@@ -46,16 +49,46 @@ export class Compactor {
   }
 
   /** Runs a compaction; if one is running, runs another after it (so the caller's commits are in). */
-  compact(): Promise<void> {
-    const next = (this.running ?? Promise.resolve()).catch(() => undefined).then(() => this.run());
-    const mine = next.finally(() => {
-      if (this.running === mine) this.running = undefined;
-    });
-    this.running = mine;
-    return mine;
+  async compact(): Promise<void> {
+    await this.queue(() => this.run());
   }
 
-  private async run(): Promise<void> {
+  /**
+   * Runs a compaction and keeps its snapshot: no later compaction starts (and so none deletes its files)
+   * until {@link release}. Resolves with the manifest of that snapshot (a consistent cut at its seq).
+   */
+  compactAndHold(): Promise<SnapshotManifest> {
+    return this.queue(async () => {
+      const manifest = await this.run();
+      this.gate = new Promise((resolve) => (this.openGate = resolve));
+      return manifest;
+    });
+  }
+
+  /** Lets compactions run again after {@link compactAndHold}. */
+  release(): void {
+    this.openGate?.();
+    this.openGate = undefined;
+  }
+
+  /** Runs `task` after the compaction running (if any) and after a held snapshot is released. */
+  private queue<T>(task: () => Promise<T>): Promise<T> {
+    const next = (this.running ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.gate)
+      .then(task);
+    const mine: Promise<void> = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running = mine;
+    void mine.then(() => {
+      if (this.running === mine) this.running = undefined;
+    });
+    return next;
+  }
+
+  private async run(): Promise<SnapshotManifest> {
     const { dir, journal } = this.host;
     const t0 = Date.now();
     const seq = this.host.lastSeq();
@@ -68,6 +101,7 @@ export class Compactor {
     const quads = manifest.tenants.reduce((n, t) => n + t.quads, 0);
     const bytes = manifest.tenants.reduce((n, t) => n + t.bytes, 0);
     this.host.log("info", "store compacted", { seq, quads, bytes, ms: Date.now() - t0 });
+    return manifest;
   }
 }
 

@@ -17,7 +17,9 @@ export interface SnapshotManifest {
   ms: number;
 }
 
-const MANIFEST = "manifest.json";
+/** File name of the manifest in the store folder. */
+export const MANIFEST_FILE = "manifest.json";
+const MANIFEST = MANIFEST_FILE;
 
 /** File name of a tenant's snapshot at `seq`: carries the seq and the tenant (hex, `default` for ""). */
 export function snapshotFileName(seq: number, tenant: string): string {

@@ -19,6 +19,9 @@ export type StoreRequest =
   | { id: number; op: "tenants" }
   | { id: number; op: "stats" }
   | { id: number; op: "compact" }
+  /** Compacts and keeps that snapshot's files until "release" (a consistent cut for a backup). */
+  | { id: number; op: "hold" }
+  | { id: number; op: "release" }
   | { id: number; op: "health" }
   | { id: number; op: "ping" }
   | { id: number; op: "close" };

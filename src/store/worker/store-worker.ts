@@ -5,6 +5,7 @@ import type { StoreStats } from "../graph-store";
 import { JournalWriter } from "../journal/journal-writer";
 import { commitRecordWrites, type GraphWriteBytes, sealJournalRecord } from "../journal/record-codec";
 import { Compactor } from "../snapshot/compactor";
+import { MANIFEST_FILE, type SnapshotManifest } from "../snapshot/snapshot-files";
 import type {
   AppliedNotice,
   StoreMessage,
@@ -164,6 +165,11 @@ function compactWhenDue(): void {
   } else quiet.arm();
 }
 
+/** The files of a held snapshot, relative to the store folder: its manifest first, then each tenant's N-Quads. */
+function heldFiles(m: SnapshotManifest): string[] {
+  return [MANIFEST_FILE, ...m.tenants.map((t) => t.file)];
+}
+
 function reply(id: number, p: Promise<unknown>): void {
   p.then(
     (value) => send({ id, ok: true, value }),
@@ -192,9 +198,22 @@ function handle(req: StoreRequest): Promise<void> | void {
     }
     case "compact":
       return reply(req.id, compactor.compact());
+    case "hold":
+      return reply(
+        req.id,
+        compactor.compactAndHold().then((m) => ({
+          seq: m.seq,
+          files: heldFiles(m),
+          tenants: m.tenants.map((t) => ({ tenant: t.tenant, file: t.file })),
+        })),
+      );
+    case "release":
+      compactor.release();
+      return send({ id: req.id, ok: true });
     case "close":
       closing = true;
       quiet.cancel();
+      compactor.release();
       return reply(
         req.id,
         (async () => {
