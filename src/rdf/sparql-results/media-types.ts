@@ -66,7 +66,14 @@ function matches(range: string, f: ResultFormat): boolean {
  * no header = the default format). Undefined when nothing acceptable is offered (406).
  */
 export function negotiateFormat(form: QueryForm, accept: string | undefined): ResultFormat | undefined {
-  const formats = isGraphForm(form) ? GRAPH_FORMATS : SOLUTION_FORMATS;
+  return negotiateAmong(isGraphForm(form) ? GRAPH_FORMATS : SOLUTION_FORMATS, accept);
+}
+
+/** The first of `formats` that the Accept header takes, by q-value and order (the first without a header). */
+export function negotiateAmong(
+  formats: readonly ResultFormat[],
+  accept: string | undefined,
+): ResultFormat | undefined {
   if (!accept || accept.trim() === "") return formats[0];
   for (const item of parseAccept(accept)) {
     const f = formats.find((x) => matches(item.type, x));
