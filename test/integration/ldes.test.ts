@@ -137,6 +137,17 @@ describe("LDES: the seeded city replicated and followed by ldes-client", functio
     expect(v.text).to.contain("<https://w3id.org/tree#LessThanRelation>");
     expect(v.text).to.contain("<https://w3id.org/tree#viewDescription>");
     expect(v.headers.get("cache-control")).to.equal("public, max-age=1");
+    const [page] = await pagesOf(app.url);
+    const plain = await http(app.url, "GET", new URL(page).pathname, undefined, {
+      "Accept-Encoding": "identity",
+    });
+    const zipped = await http(app.url, "GET", new URL(page).pathname, undefined, {
+      "Accept-Encoding": "gzip",
+    });
+    expect(plain.headers.get("content-encoding")).to.equal(null);
+    expect(zipped.headers.get("content-encoding")).to.equal("gzip");
+    expect(zipped.text).to.equal(plain.text); // fetch decodes it
+    expect(zipped.headers.get("etag")).to.equal(plain.headers.get("etag")!.replace(/"$/, '-gzip"'));
     expect((await http(app.url, "GET", "/ldes/pages/yesterday")).status).to.equal(400);
     expect((await http(app.url, "GET", "/ldes/pages/2020-01-01T00:00:01Z")).status).to.equal(404);
     expect((await http(app.url, "GET", "/ldes/view", undefined, { Accept: "image/png" })).status).to.equal(

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { AppError } from "../../errors";
 import { ntriplesToJsonLd } from "../../rdf/ntriples/to-jsonld";
 import { GRAPH_FORMATS, negotiateAmong, type ResultFormat } from "../../rdf/sparql-results";
@@ -12,11 +13,18 @@ const LDES_FORMATS: readonly ResultFormat[] = [
   { mediaType: "application/n-quads", kind: "ntriples", accepts: ["application/n-quads"] },
 ];
 
-/** A rendered LDES document: its body, media type and strong ETag. */
+/** A rendered LDES document: its bytes (sent as they are, also from the cache), media type and strong ETag. */
 export interface LdesBody {
-  body: string;
+  body: Buffer;
   mediaType: string;
   etag: string;
+  /** The gzip-encoded bytes, made on the first request that accepts them. */
+  gzip?: Buffer;
+}
+
+/** The gzip form of `b` (kept in `b`, so a cached page is compressed once). */
+export function gzipOf(b: LdesBody): Buffer {
+  return (b.gzip ??= gzipSync(b.body, { level: 6 }));
 }
 
 /** The RDF format the `Accept` header asks for (Turtle by default); 406 when none is offered. */
@@ -34,7 +42,7 @@ export function ldesFormat(accept: string): ResultFormat {
  * expanded form. The ETag is a hash of the bytes, so equal bodies have equal tags across restarts.
  */
 export function renderLdes(triples: string, f: ResultFormat): LdesBody {
-  const body = f.kind === "jsonld" ? JSON.stringify(ntriplesToJsonLd(triples)) : triples;
+  const body = Buffer.from(f.kind === "jsonld" ? JSON.stringify(ntriplesToJsonLd(triples)) : triples);
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
   return { body, mediaType: f.mediaType, etag };
 }

@@ -7,7 +7,7 @@ import { isoTime } from "../../ngsi-ld/temporal/instance-codec";
 import { ContextLru } from "../../rdf/context-lru";
 import { serverOrigin } from "../http/server-origin";
 import { tenantOf } from "../http/tenant";
-import { ldesFormat, renderLdes, type LdesBody } from "./ldes-format";
+import { gzipOf, ldesFormat, renderLdes, type LdesBody } from "./ldes-format";
 
 /** Options of the LDES face. */
 export interface LdesRouteOptions {
@@ -32,17 +32,21 @@ export function registerLdesRoutes(router: Router, feed: LdesFeed, opts: LdesRou
   feed.onEdit(() => closedPages.clear());
   const shortLived = `public, max-age=${opts.openMaxAgeS}`;
 
+  // Pages are large and repetitive N-Triples: gzip cuts them ~10 times; the gzip form is its own
+  // representation, with its own strong ETag (RFC 9110 §8.8.3).
   const send = (ctx: Context, b: LdesBody, cacheControl: string): void => {
+    const gzip = ctx.acceptsEncodings("gzip", "identity") === "gzip";
     ctx.status = 200;
     ctx.set("Cache-Control", cacheControl);
-    ctx.set("Vary", "Accept, NGSILD-Tenant");
-    ctx.set("ETag", b.etag);
+    ctx.set("Vary", "Accept, Accept-Encoding, NGSILD-Tenant");
+    ctx.set("ETag", gzip ? `${b.etag.slice(0, -1)}-gzip"` : b.etag);
     ctx.type = `${b.mediaType}; charset=utf-8`;
     if (ctx.fresh) {
       ctx.status = 304;
       return;
     }
-    ctx.body = b.body;
+    if (gzip) ctx.set("Content-Encoding", "gzip");
+    ctx.body = gzip ? gzipOf(b) : b.body;
   };
 
   router.get("/ldes", (ctx) => {

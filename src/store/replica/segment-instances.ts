@@ -31,9 +31,10 @@ function valueTerm(v: unknown): string {
 
 /**
  * The instances of one history segment (its `cgh:instances` literal, starting at `start` ms) as rows of
- * N-Triples: per instance, subject its instanceId, `cgh:attribute`, `ngsi-ld:observedAt`, `createdAt`,
- * `modifiedAt` (xsd:dateTime), its value (`ngsi-ld:hasValue` typed by the JSON value, `ngsi-ld:hasObject`
- * for a relationship), `unitCode`, `datasetId` and `deletedAt` for a deletion. Sub-attributes stay in the
+ * N-Triples: per instance, subject its instanceId, `cgh:attribute`, `ngsi-ld:observedAt` (else
+ * `ngsi-ld:modifiedAt`, an xsd:dateTime), its value (`ngsi-ld:hasValue` typed by the JSON value,
+ * `ngsi-ld:hasObject` for a relationship), `unitCode`, `datasetId` and `deletedAt` for a deletion: three
+ * to five triples, as each costs the replica ~300 B. createdAt, modifiedAt and sub-attributes stay in the
  * segment's JSON. Returns the text and the number of triples.
  */
 export function segmentInstanceTriples(json: string, start: number): { text: string; triples: number } {
@@ -61,8 +62,7 @@ export function segmentInstanceTriples(json: string, start: number): { text: str
         add(s, P("observedAt"), at(o));
       }
       const modified = c + (a.m?.[i] ?? 0);
-      add(s, P("createdAt"), at(c));
-      add(s, P("modifiedAt"), at(modified));
+      if (obs === null) add(s, P("modifiedAt"), at(modified));
       if (tpl.deletedAt === true) add(s, P("deletedAt"), at(modified));
       else if (a.v[i] !== null) add(s, P("hasValue"), valueTerm(a.v[i]));
       else if (tpl.type === "Relationship" && typeof tpl.object === "string")
