@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     TEMPORAL_RAW_RETENTION: "9d",
     TEMPORAL_HOURLY_RETENTION: "14d",
     TEMPORAL_SEAL_INTERVAL_MS: "100",
+    SPARQL_TIMEOUT: "120s", // the first query builds the graph: on a loaded machine it can take more than 10 s
   };
   const { child } = await startServer({ dataDir, env });
   try {
