@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     rows.push(below("sparql", "week of one camera: p95", pct(times, 0.95), "ms", 500, `${samples} queries`));
     if (rssBefore !== undefined && rssAfter !== undefined)
       rows.push(
-        info("sparql", "RSS of building the instance graph (40,320 instances)", rssAfter - rssBefore, "B"),
+        info("sparql", "RSS of building the instance graph (20,160 instances)", rssAfter - rssBefore, "B"),
       );
   } finally {
     await stopChild(child);
