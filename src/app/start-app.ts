@@ -16,6 +16,7 @@ import { dashboardFace } from "./faces/dashboard-face";
 import { authFace } from "./faces/auth-face";
 import { backupFace } from "./faces/backup-face";
 import { ngsiLdFace } from "./faces/ngsi-ld-face";
+import { ldesFace } from "./faces/ldes-face";
 import { open311Face } from "./faces/open311-face";
 import { restAFace } from "./faces/rest-a-face";
 import { docsFace } from "./faces/docs-face";
@@ -82,6 +83,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     rootFace(storage, subs, federation),
     sparqlFace(config, log, pipeline),
     ngsiLdFace(config, storage, contexts, core, subs, federation),
+    ldesFace(config, storage, core),
     restAFace(config, traffic, images, reports, routeAccessGate),
     restBFace(config, traffic, images, core, reports, routeAccessGate),
     docsFace(),

@@ -26,6 +26,8 @@ export interface Config {
   sparql: SparqlConfig;
   /** The temporal history. */
   temporal: TemporalConfig;
+  /** The Linked Data Event Stream at `/ldes`. */
+  ldes: LdesConfig;
   /** Registered context sources (distributed operations). */
   federation: FederationConfig;
   /** Camera frames. */
@@ -124,6 +126,14 @@ export interface SparqlConfig {
    * Env `SPARQL_QUEUE_PER_PRINCIPAL`, default 2.
    */
   sparqlQueuePerPrincipal: number;
+}
+
+/** The Linked Data Event Stream at `/ldes` (docs/ldes.md). */
+export interface LdesConfig {
+  /** Length of a page of the stream. Env `LDES_PAGE` (`1h`, `10m`), default 1 hour. */
+  ldesPageMs: number;
+  /** `max-age` (s) of the stream, the view and the open page. Env `LDES_MAX_AGE`, default 5. */
+  ldesMaxAgeS: number;
 }
 
 /** The temporal history. */
@@ -407,6 +417,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       temporalRetentionIntervalMs: intVar(env, "TEMPORAL_RETENTION_INTERVAL_MS", 600_000, 10, 86_400_000),
       temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
       temporalSealMs: intVar(env, "TEMPORAL_SEAL_INTERVAL_MS", 10_000, 10, 3_600_000),
+    },
+    ldes: {
+      ldesPageMs: durationVar(env, "LDES_PAGE", 3_600_000, 1000, 31 * DAY),
+      ldesMaxAgeS: intVar(env, "LDES_MAX_AGE", 5, 0, 86_400),
     },
     federation: {
       federationTimeoutMs: intVar(env, "FEDERATION_TIMEOUT_MS", 3000, 10, 600_000),

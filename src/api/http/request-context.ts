@@ -5,7 +5,17 @@ export type { Principal } from "../../auth/principal";
 
 /** The faces of the service; each renders errors its own way (docs/design.md "Errors"). */
 export type FaceName =
-  "ngsi-ld" | "sparql" | "rest-a" | "rest-b" | "graphql" | "ws" | "auth" | "dashboard" | "open311" | "http";
+  | "ngsi-ld"
+  | "sparql"
+  | "ldes"
+  | "rest-a"
+  | "rest-b"
+  | "graphql"
+  | "ws"
+  | "auth"
+  | "dashboard"
+  | "open311"
+  | "http";
 
 /** What every face knows about the request it serves (docs/design.md "The request pipeline"). */
 export interface RequestContext {

@@ -14,6 +14,7 @@ export interface RoutePermission {
 export const PROTECTED_PREFIXES = [
   "/ngsi-ld/",
   "/sparql",
+  "/ldes",
   "/v1/",
   "/api/v1/",
   "/graphql",

@@ -13,6 +13,13 @@ import { SCOPE_IRI, scopeDeletionRow, scopeRemoved } from "./scope-history";
 import { SegmentSealer } from "./segment-sealer";
 import { TemporalIndex } from "./temporal-index";
 
+/** One change of an entity's history, as {@link TemporalService.onChange} reports it. */
+export interface HistoryChange {
+  tenant: string;
+  entityId: string;
+  op: HistoryRecord["op"];
+}
+
 /** Options of {@link TemporalService.open}. */
 export interface TemporalOptions {
   /** Folder of the history log (`<DATA_DIR>/history`). */
@@ -57,7 +64,7 @@ export class TemporalService {
   private sealer: SegmentSealer | undefined;
   /** Epoch ms of the latest history write that is not the sealer's own bookkeeping. */
   private lastWriteAt = 0;
-  private readonly changeListeners: ((changed?: { tenant: string; entityId: string }) => void)[] = [];
+  private readonly changeListeners: ((changed?: HistoryChange) => void)[] = [];
 
   private constructor(
     readonly index: TemporalIndex,
@@ -141,9 +148,10 @@ export class TemporalService {
   /**
    * Calls `l` after every change of an entity's history is applied to the index (with its tenant and id),
    * and with nothing when retention dropped instances of any entity: what is derived from the history
-   * (answers cached per entity) knows when to drop what it holds.
+   * (answers cached per entity) knows when to drop what it holds. `op` names the record: `put` adds
+   * instances, `roll` is retention, the others remove or change instances (the temporal API's edits).
    */
-  onChange(l: (changed?: { tenant: string; entityId: string }) => void): void {
+  onChange(l: (changed?: HistoryChange) => void): void {
     this.changeListeners.push(l);
   }
 
@@ -168,7 +176,7 @@ export class TemporalService {
     if (r.op !== "seal" && r.op !== "hours" && r.op !== "roll") this.lastWriteAt = Date.now();
     this.index.apply(r); // before the append: a compaction snapshot taken meanwhile must include it
     if (r.op !== "seal" && r.op !== "hours")
-      for (const l of this.changeListeners) l({ tenant: r.t, entityId: r.e });
+      for (const l of this.changeListeners) l({ tenant: r.t, entityId: r.e, op: r.op });
     await this.log.append(r);
     if (this.log.size > this.opts.compactBytes) void this.compact();
   }

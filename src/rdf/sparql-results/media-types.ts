@@ -71,7 +71,14 @@ function matches(range: string, f: ResultFormat): boolean {
  * no header = the default format). Undefined when nothing acceptable is offered (406).
  */
 export function negotiateFormat(form: QueryForm, accept: string | undefined): ResultFormat | undefined {
-  const formats = isGraphForm(form) ? GRAPH_FORMATS : SOLUTION_FORMATS;
+  return negotiateAmong(isGraphForm(form) ? GRAPH_FORMATS : SOLUTION_FORMATS, accept);
+}
+
+/** The first of `formats` that the Accept header takes, by q-value and order (the first without a header). */
+export function negotiateAmong(
+  formats: readonly ResultFormat[],
+  accept: string | undefined,
+): ResultFormat | undefined {
   if (!accept || accept.trim() === "") return formats[0];
   for (const item of parseAccept(accept)) {
     // a format chosen by a parameter first (`text/csv;escape=formulas`), then by the type alone

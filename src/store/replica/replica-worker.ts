@@ -9,6 +9,7 @@ import { startThreadHeapReduce } from "../../runtime/heap-reduce";
 import { isWasmTrap, TenantDatasets } from "../worker/tenant-datasets";
 import { executeQuery } from "./query-executor";
 import { ReplicaDatasets } from "./plain-view";
+import { InstanceGraphs } from "./instance-graphs";
 import type { ReplicaMessage, ReplicaRequest, ReplicaWorkerOptions } from "./replica-protocol";
 
 /*
@@ -39,6 +40,7 @@ function yieldCpu(): void {
 yieldCpu();
 
 const target = new ReplicaDatasets(new TenantDatasets(Number.MAX_SAFE_INTEGER));
+const instances = new InstanceGraphs();
 
 let lastSeq = 0;
 let reclaimAsked = false;
@@ -49,15 +51,18 @@ port.on("message", (m: ReplicaRequest) => {
     if (m.seq <= lastSeq) return;
     if (m.seq !== lastSeq + 1) return send({ event: "gap", expected: lastSeq + 1, got: m.seq });
     target.apply(m.tenant, m.writes);
+    instances.changed(m.tenant, m.writes);
     lastSeq = m.seq;
-    if (!reclaimAsked && target.droppedQuads >= Math.max(opts.reclaimDroppedQuads, target.quads)) {
+    const dropped = target.droppedQuads + instances.dropped;
+    if (!reclaimAsked && dropped >= Math.max(opts.reclaimDroppedQuads, target.quads)) {
       reclaimAsked = true; // Oxigraph keeps dropped quads' memory: a fresh replica gives it back
-      send({ event: "reclaim", droppedQuads: target.droppedQuads });
+      send({ event: "reclaim", droppedQuads: dropped });
     }
     return;
   }
   try {
     const store = target.storeFor(m.query.tenant) ?? empty;
+    if (store !== empty) instances.prepare(m.query.tenant, store, m.query.sparql);
     send({ id: m.id, ok: true, value: executeQuery(store, m.query) });
   } catch (e) {
     if (e instanceof AppError) send({ id: m.id, ok: false, error: { kind: e.kind, message: e.message } });
