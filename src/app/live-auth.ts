@@ -15,12 +15,12 @@ export function liveAuth(auth: AuthParts | undefined): LiveAuth {
   const authenticator = { authenticate: auth.service.authenticate.bind(auth.service) };
   return {
     upgrade: async (req) => {
-      const principal = await authenticateUpgrade(authenticator, req, "read");
+      const principal = await authenticateUpgrade(authenticator, req, "ws", "read");
       const q = new URL(req.url ?? "/", "http://x").searchParams.get("token");
       return session(principal, q ?? req.headers.authorization);
     },
-    connection: async (params) => {
-      const principal = await authenticateConnectionParams(authenticator, params);
+    connection: async (params, req) => {
+      const principal = await authenticateConnectionParams(authenticator, params, req);
       checkPermission(principal, "read");
       return session(principal, params?.authorization ?? params?.Authorization);
     },
