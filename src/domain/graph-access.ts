@@ -5,6 +5,8 @@ import type { EntityService } from "../ngsi-ld/entities/entity-service";
 import { queryEntities, type QuerySources } from "../ngsi-ld/query/entity-query";
 import type { EntityFilter } from "../ngsi-ld/query/query-filter";
 import type { CompiledContext } from "../rdf/compiled-context";
+import { AppError } from "../errors";
+import { PersonalData } from "./personal-data";
 import { TRAFFIC_NS } from "./vocabulary";
 
 /** The NGSI-LD location GeoProperty IRI. */
@@ -22,6 +24,8 @@ export interface EntitySelection {
  * The domain's window on the graph: entity documents written through the NGSI-LD entity service (the
  * same validation, journal, change feed, SPARQL view and subscriptions as any NGSI-LD client's write)
  * and read back compacted with the traffic context, so attribute names are the context's short terms.
+ * The personal attributes of a new entity (personal-data.ts) are written apart from it and put back on
+ * this window's reads only: the domain sees whole entities, the NGSI-LD and SPARQL faces never see them.
  */
 export class GraphAccess {
   constructor(
@@ -31,11 +35,25 @@ export class GraphAccess {
     readonly ctx: CompiledContext,
     readonly tenant = "",
     private readonly maxLimit = 1000,
+    /** Where personal attributes are kept (in memory only unless given one over the store). */
+    private readonly personal = new PersonalData(),
   ) {}
 
-  /** Creates an entity from a normalized document (its @context is this access's context); 409 if taken. */
+  /**
+   * Creates an entity from a normalized document (its @context is this access's context), its personal
+   * attributes kept apart; 409 if taken.
+   */
   async create(doc: Record<string, unknown>): Promise<void> {
-    await this.entities.create(this.tenant, this.entityOf(doc), this.ctx);
+    const id = String(doc.id);
+    // personal data is kept only for entities this window made: an id that has some is taken
+    if (this.personal.has(id)) throw new AppError("AlreadyExists", `Entity ${id} already exists`, { id });
+    const shared = await this.personal.keepApart(doc);
+    try {
+      await this.entities.create(this.tenant, this.entityOf(shared), this.ctx);
+    } catch (e) {
+      if (shared !== doc) await this.personal.forget(id);
+      throw e;
+    }
   }
 
   /** Merges attributes into an entity (§5.6.17 merge): present ones replaced, new ones added. */
@@ -45,18 +63,19 @@ export class GraphAccess {
     await this.entities.merge(this.tenant, id, patch as Entity, this.ctx);
   }
 
-  /** Deletes an entity. */
+  /** Deletes an entity and its personal data. */
   async delete(id: string): Promise<void> {
     await this.entities.delete(this.tenant, id, this.ctx);
+    await this.personal.forget(id);
   }
 
-  /** One entity, or undefined. */
+  /** One entity (with its personal attributes), or undefined. */
   async read(id: string): Promise<Entity | undefined> {
     const [e] = await this.sources.views.read(this.tenant, [id], this.ctx);
-    return e;
+    return e && this.personal.withPersonal(e);
   }
 
-  /** Entities of one type (traffic-context term), optionally near a point, at most `limit`. */
+  /** Entities of one type (traffic-context term, with their personal attributes), optionally near a point, at most `limit`. */
   async select(sel: EntitySelection): Promise<Entity[]> {
     const typeIri = this.ctx.expandTerm(sel.type);
     const filter: EntityFilter = { selectors: [{ types: { kind: "leaf", leaf: typeIri } }] };
@@ -74,7 +93,7 @@ export class GraphAccess {
       { ...filter, limit, offset: 0, count: false },
       this.ctx,
     );
-    return page.entities;
+    return page.entities.map((e) => this.personal.withPersonal(e));
   }
 
   /** True when the type term names `term` of the traffic vocabulary, in any context the writer used. */
