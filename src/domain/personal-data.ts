@@ -29,7 +29,7 @@ type PersonalRecord = Record<string, unknown>;
 const graphOf = (entityId: string) => `${PERSONAL_GRAPH_PREFIX}${encodeURIComponent(entityId)}`;
 
 /**
- * Personal data kept out of the shared graph (docs/decisions/personal-data-apart.md): the personal
+ * Personal data kept out of the shared graph (docs/decisions/0011-personal-data-apart.md): the personal
  * attributes of the domain's entities live in one internal named graph per entity under
  * `urn:citygraph:internal:personal:` in the default tenant, journaled like entities (a write resolves once
  * on disk) and, like every internal graph, never listed by NGSI-LD, never in its temporal history or
