@@ -6,6 +6,7 @@ import { AlertSubscriptions } from "../domain/alerts/alert-subscriptions";
 import { CityPlaces } from "../domain/city-places";
 import { GraphAccess } from "../domain/graph-access";
 import { PersonalData } from "../domain/personal-data";
+import { movePersonalDataApart } from "../domain/personal-data-move";
 import type { TrafficDomain } from "../domain/traffic";
 import { MediaStore } from "../domain/reports/report-images";
 import { RescoreStage } from "../domain/reports/rescore-stage";
@@ -64,7 +65,7 @@ export async function startReports(
   pipeline: CommitPipeline,
   traffic: TrafficDomain,
   outbound: OutboundPolicy,
-  { store }: Storage,
+  { store, temporal }: Storage,
 ): Promise<ReportsParts> {
   const rc = config.reports;
   const personal = new PersonalData(store);
@@ -84,6 +85,21 @@ export async function startReports(
     config.query.maxLimit,
     personal,
   );
+  const moved = await movePersonalDataApart(
+    {
+      idsOfType: (iri) =>
+        [...core.index.entries("")].filter(([, types]) => types.includes(iri)).map(([id]) => id),
+      read: (id) => graph.read(id),
+      drop: async (id, name) => {
+        await core.attributes.deleteAttribute("", id, name, { deleteAll: true }, graph.ctx);
+        const iri = graph.ctx.expandTerm(name);
+        await temporal.deleteAttribute("", id, iri, undefined, true).catch(() => undefined);
+      },
+    },
+    personal,
+    graph.ctx,
+  );
+  if (moved) log.info("personal data moved out of the shared graph", { entities: moved });
   const places = new CityPlaces(graph, () => traffic.zones.list());
   const media = new MediaStore(path.join(config.store.dataDir, "media"));
   const locks = new KeyedLock();

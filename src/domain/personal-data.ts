@@ -70,14 +70,18 @@ export class PersonalData {
       delete rest[n];
     }
     if (Object.keys(attrs).length === 0) return doc;
-    const id = String(doc.id);
+    await this.keep(String(doc.id), attrs);
+    return rest;
+  }
+
+  /** Stores the personal attributes of an entity (replacing any kept before); resolves once durable. */
+  async keep(id: string, attrs: Record<string, unknown>): Promise<void> {
     const g = graphOf(id);
     const triples = ntLine(ntIri(g), PERSONAL_STATE, ntLiteral(JSON.stringify({ id, attrs }), RDF_JSON));
     await this.store?.commit<PersonalChangeMeta>(DEFAULT_TENANT, [{ graph: g, triples }], {
       internal: "personal",
     });
     this.byEntity.set(id, attrs);
-    return rest;
   }
 
   /** The entity with its personal attributes put back, for the domain's own reads. */

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { PERSONAL_STATE } from "../../../src/domain/personal-data";
 import { TRAFFIC_NS } from "../../../src/domain/vocabulary";
-import { until } from "../helpers/report-fixtures";
+import { TRAFFIC_CTX, until } from "../helpers/report-fixtures";
 import { http, startTestApp, type TestApp } from "../helpers/test-app";
 import { bearer, login, userToken } from "./auth-client";
 
@@ -155,6 +155,25 @@ describe("auth: personal data readable only by its owner, operators and admins (
   });
 
   it("keeps the personal data across a restart, and drops it with an entity deleted through NGSI-LD", async () => {
+    // an entity that holds personal data in the shared graph (written through NGSI-LD) is moved at start
+    const legacy = "urn:ngsi-ld:CitizenReport:legacy-1";
+    const contact = { isAnonymous: false, name: "Lena Legacy", phone: "0907654321" };
+    const doc = {
+      id: legacy,
+      type: "CitizenReport",
+      reportType: { type: "Property", value: "other" },
+      description: { type: "Property", value: "A report written before contacts were kept apart" },
+      location: { type: "GeoProperty", value: { type: "Point", coordinates: [106.7, 10.78] } },
+      status: { type: "Property", value: "pending" },
+      verificationStatus: { type: "Property", value: "pending" },
+      reporter: { type: "Property", value: contact },
+      "@context": TRAFFIC_CTX,
+    };
+    const w = await http(app.url, "POST", "/ngsi-ld/v1/entities", doc, {
+      "Content-Type": "application/ld+json",
+      ...bearer(operator),
+    });
+    expect(w.status, w.text).to.equal(201);
     const dataDir = app.dataDir;
     await app.close();
     app = await startTestApp(ENV, dataDir);
@@ -162,20 +181,38 @@ describe("auth: personal data readable only by its owner, operators and admins (
       (await app.store.select("", `SELECT ?g WHERE { GRAPH ?g { ?g <${PERSONAL_STATE}> ?s } }`)).map(
         (r) => r.g,
       );
-    expect(await kept()).to.have.length(2);
+    expect(await kept()).to.have.length(3);
+    const moved = await http(app.url, "GET", `/ngsi-ld/v1/entities/${legacy}`, undefined, bearer(other));
+    expect(moved.status, moved.text).to.equal(200);
+    expect(moved.text).to.include("A report written before").and.not.include("Lena Legacy");
+    const hist = await http(
+      app.url,
+      "GET",
+      `/ngsi-ld/v1/temporal/entities/${legacy}`,
+      undefined,
+      bearer(other),
+    );
+    expect(hist.status, hist.text).to.equal(200);
+    expect(hist.text).not.to.include("Lena Legacy");
+    const sq = await http(app.url, "POST", "/sparql", `SELECT * WHERE { GRAPH <${legacy}> { ?s ?p ?o } }`, {
+      ...SPARQL,
+      ...bearer(other),
+    });
+    expect(sq.text).to.include("A report written before").and.not.include("0907654321");
+    const queue = await http(app.url, "GET", "/v1/reviews", undefined, bearer(operator));
+    const item = (queue.body as Obj).reviews.find((r: Obj) => r.report_id === "legacy-1");
+    expect(item.reporter).to.deep.equal({ is_anonymous: false, name: contact.name, phone: contact.phone });
+
     const mine = await http(app.url, "GET", "/v1/alerts/subscriptions", undefined, bearer(owner));
     expect((mine.body as Obj).subscriptions[0]).to.deep.include(SECRETS);
-    const del = await http(
-      app.url,
-      "DELETE",
-      `/ngsi-ld/v1/entities/${encodeURIComponent(subscription)}`,
-      undefined,
-      {
-        ...bearer(operator),
-      },
-    );
+    const url = `/ngsi-ld/v1/entities/${encodeURIComponent(subscription)}`;
+    const del = await http(app.url, "DELETE", url, undefined, bearer(operator));
     expect(del.status, del.text).to.equal(204);
-    await until(async () => (await kept()).length === 1, 5000, "the subscription's personal data dropped");
-    expect((await kept())[0]).to.include(encodeURIComponent(report));
+    await until(async () => (await kept()).length === 2, 5000, "the subscription's personal data dropped");
+    expect((await kept()).join(" "))
+      .to.include(encodeURIComponent(report))
+      .and.include("legacy-1");
+    const none = await http(app.url, "GET", "/v1/alerts/subscriptions", undefined, bearer(owner));
+    expect((none.body as Obj).subscriptions).to.deep.equal([]);
   });
 });
