@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { PERSONAL_STATE } from "../../../src/domain/personal-data";
 import { TRAFFIC_NS } from "../../../src/domain/vocabulary";
-import { TRAFFIC_CTX, until } from "../helpers/report-fixtures";
+import { startReceiver, TRAFFIC_CTX, until } from "../helpers/report-fixtures";
 import { http, startTestApp, type TestApp } from "../helpers/test-app";
 import { bearer, login, userToken } from "./auth-client";
 
@@ -51,13 +51,27 @@ describe("auth: personal data readable only by its owner, operators and admins (
   let operator: string;
   let subscription: string;
   let report: string;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   before(async () => {
+    receiver = await startReceiver();
     app = await startTestApp(ENV);
     admin = (await login(app.url, "admin", "admin-secret-1")).access_token;
     owner = await userToken(app.url, admin, { username: "olga", role: "viewer" });
     other = await userToken(app.url, admin, { username: "vlad", role: "viewer" });
     operator = await userToken(app.url, admin, { username: "oleg", role: "operator" });
+    const sub = await http(
+      app.url,
+      "POST",
+      "/ngsi-ld/v1/subscriptions",
+      {
+        type: "Subscription",
+        entities: [{ type: `${TRAFFIC_NS}CitizenReport` }, { type: `${TRAFFIC_NS}AlertSubscription` }],
+        notification: { endpoint: { uri: receiver.url, accept: "application/json" } },
+      },
+      bearer(operator),
+    );
+    expect(sub.status, sub.text).to.equal(201);
     const s = await http(
       app.url,
       "POST",
@@ -82,7 +96,10 @@ describe("auth: personal data readable only by its owner, operators and admins (
     expect(r.status, r.text).to.equal(201);
     report = `urn:ngsi-ld:CitizenReport:${(r.body as Obj).report_id ?? (r.body as Obj).id}`;
   });
-  after(() => app.destroy());
+  after(async () => {
+    await app.destroy();
+    await receiver.close();
+  });
 
   it("keeps alert targets and reporters' contacts out of NGSI-LD: GET by id, query by type, temporal", async () => {
     for (const [id, type] of [
@@ -107,6 +124,16 @@ describe("auth: personal data readable only by its owner, operators and admins (
         expectNoPersonalData(`GET ${t}`, hist.text);
       }
     }
+  });
+
+  it("keeps them out of NGSI-LD notifications", async () => {
+    const seen = () => JSON.stringify(receiver.bodies);
+    await until(
+      async () => seen().includes(report) && seen().includes(subscription),
+      10_000,
+      "notifications of both entities",
+    );
+    expectNoPersonalData("notifications", seen());
   });
 
   it("keeps them out of SPARQL, even a SELECT over every graph", async () => {
