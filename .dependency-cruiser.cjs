@@ -67,6 +67,31 @@ module.exports = {
     ]),
     layer("runtime", ["app", "api", "domain", "auth", "events", "ngsi-ld", "jobs", "store", "rdf", "demo"]),
     {
+      name: "traffic-concepts-apart",
+      comment:
+        "the traffic domain's concepts (cameras, accidents, flow, environment, forecast) never import each other; zones composes them",
+      severity: "error",
+      from: { path: "^src/domain/traffic/(cameras|accidents|flow|environment|forecast)/" },
+      to: {
+        path: "^src/domain/traffic/(cameras|accidents|flow|environment|forecast|zones)/",
+        pathNot: "^src/domain/traffic/$1/",
+      },
+    },
+    {
+      name: "traffic-projection-below-concepts",
+      comment: "the projection of entities into read models knows no service of the traffic domain",
+      severity: "error",
+      from: { path: "^src/domain/traffic/projection/" },
+      to: { path: "^src/domain/traffic/(cameras|accidents|flow|forecast|zones)/" },
+    },
+    {
+      name: "contexts-below-rdf",
+      comment: "JSON-LD contexts use the RDF helpers, never the reverse",
+      severity: "error",
+      from: { path: "^src/rdf/", pathNot: "^src/rdf/contexts/" },
+      to: { path: "^src/rdf/contexts/" },
+    },
+    {
       name: "faces-apart",
       comment: "two api faces never import each other; shared plumbing lives in api/http and api/rest",
       severity: "error",

@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import jsonld from "jsonld";
 import { entityToTriples, triplesToEntity, type NgsiEntity } from "../src/ngsi-ld/codec";
-import { compileContext } from "../src/rdf/compile-context";
+import { compileContext } from "../src/rdf/contexts/compile-context";
 
 /**
  * Codec benchmark: µs per entity to expand (entity -> N-Triples) and compact

@@ -7,7 +7,8 @@ import { freshDataDir, startServer } from "./lib/server";
 
 /**
  * `npm run bench` part 5 (hardening): BENCH_FUZZ_REQUESTS (default 6,000) generated hostile requests
- * (bench/lib/fuzz-inputs.ts: regex, nesting, ids, geometry, headers, SPARQL size, in turn) from
+ * (bench/lib/fuzz-inputs.ts: regex, nesting, ids, geometry, headers, SPARQL size, encodings, lang,
+ * truncated multipart uploads, in turn) from
  * BENCH_FUZZ_CONCURRENCY (default 8) clients against the service as a child process with its default
  * configuration. Reported: answers that are 5xx (a bare 503 for an unreachable @context apart), requests
  * answered after more than 1 s or never (hangs), partial writes (an id a refused write named that is
@@ -75,6 +76,8 @@ async function main(): Promise<void> {
       id: "urn:ngsi-ld:Fuzz:target",
       type: "Fuzz",
       name: { type: "Property", value: `${"a".repeat(28)}!` },
+      // read back without a language map: the `lang` class renders it
+      label: { type: "LanguageProperty", languageMap: {} },
     };
     await fetch(`${base}/ngsi-ld/v1/entities`, {
       method: "POST",

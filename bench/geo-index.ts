@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { entityToTriples } from "../src/ngsi-ld/codec";
 import { GeoIndex, type GeoQuery } from "../src/ngsi-ld/query/geo";
-import { compileContext } from "../src/rdf/compile-context";
+import { compileContext } from "../src/rdf/contexts/compile-context";
 
 /**
  * Geo index benchmark (ETSI GS CIM 009 v1.8 §4.10): `n` entities with a Point

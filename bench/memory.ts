@@ -6,7 +6,7 @@ import type { Entity } from "../src/ngsi-ld/model/entity";
 import { AttributeIndex } from "../src/ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "../src/ngsi-ld/query/geo";
 import { TemporalService } from "../src/ngsi-ld/temporal/temporal-service";
-import { compileContext } from "../src/rdf/compile-context";
+import { compileContext } from "../src/rdf/contexts/compile-context";
 import { HISTORY_GRAPH_PREFIX } from "../src/store/graph-store";
 import { openGraphStore } from "../src/store/open-store";
 import { EntityIndex } from "../src/store/indexes/entity-index";

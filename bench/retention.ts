@@ -6,7 +6,7 @@ import { createFeed, loadFeedCameras } from "../src/demo/feed";
 import type { Entity } from "../src/ngsi-ld/model/entity";
 import { pickEntity, renderPicked } from "../src/ngsi-ld/temporal/render-temporal";
 import { TemporalService } from "../src/ngsi-ld/temporal/temporal-service";
-import { compileContext } from "../src/rdf/compile-context";
+import { compileContext } from "../src/rdf/contexts/compile-context";
 import { HISTORY_GRAPH_PREFIX, type GraphStore } from "../src/store/graph-store";
 import { openGraphStore } from "../src/store/open-store";
 import { formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";

@@ -1,6 +1,6 @@
-// Builds the dashboard into dist/web: web/src/main.ts (TypeScript, Leaflet and the CSS they import)
-// bundled and minified by esbuild into content-hashed files under dist/web/assets, and index.html
-// naming them. The service serves that folder at / (src/api/dashboard).
+// Builds the dashboard into dist/web: web/src/main.ts (TypeScript, Leaflet, YASGUI and the CSS they
+// import) bundled and minified by esbuild into content-hashed ES modules under dist/web/assets, the
+// SPARQL console in a chunk of its own loaded on first use, and index.html naming the entry. The service serves that folder at / (src/api/dashboard).
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -16,10 +16,12 @@ const result = await esbuild.build({
   entryPoints: { main: "web/src/main.ts" },
   bundle: true,
   minify: true,
-  format: "iife",
+  format: "esm",
+  splitting: true,
   target: ["chrome109", "firefox115", "safari15"],
   outdir: path.join(out, "assets"),
   entryNames: "[name]-[hash]",
+  chunkNames: "[name]-[hash]",
   assetNames: "[name]-[hash]",
   loader: { ".png": "file", ".svg": "file" },
   legalComments: "eof",

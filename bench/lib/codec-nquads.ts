@@ -3,8 +3,8 @@ import path from "node:path";
 import { entityToTriples, type NgsiEntity } from "../../src/ngsi-ld/codec";
 import { stampNewEntity } from "../../src/ngsi-ld/entities/timestamps";
 import type { Entity } from "../../src/ngsi-ld/model/entity";
-import { compileContext } from "../../src/rdf/compile-context";
-import type { CompiledJsonLdContext } from "../../src/rdf/compile-context";
+import { compileContext } from "../../src/rdf/contexts/compile-context";
+import type { CompiledJsonLdContext } from "../../src/rdf/contexts/compile-context";
 import type { EntityJson } from "./entities";
 
 /**

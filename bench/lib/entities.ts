@@ -9,7 +9,7 @@
  */
 
 /** URL of the NGSI-LD core context the bodies carry (served locally by the broker). */
-import { CORE_CONTEXT_URL } from "../../src/rdf/context-core";
+import { CORE_CONTEXT_URL } from "../../src/rdf/contexts/core";
 
 export { CORE_CONTEXT_URL };
 

@@ -1,5 +1,6 @@
 /**
- * Generated hostile requests, by class (regex, nesting, ids, geometry, headers, SPARQL size), for the fuzz
+ * Generated hostile requests, by class (regex, nesting, ids, geometry, headers, SPARQL size, percent and
+ * UTF-8 encodings of paths and bodies, `lang`, truncated multipart uploads), for the fuzz
  * tests (test/integration/hardening/fuzz.test.ts) and the fuzz bench (bench/fuzz.ts). Every request is one
  * the service must refuse with a 4xx and without storing anything, or (`mayAnswer`) a read it must answer
  * without a 5xx, quickly.
@@ -11,14 +12,25 @@ export interface FuzzRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Text, or bytes for a body that is not UTF-8. */
+  body?: string | Uint8Array;
   /** A read that may succeed (2xx); otherwise a 4xx is expected. */
   mayAnswer?: boolean;
   /** The entity id a write named, to check it was not stored. */
   id?: string;
 }
 
-export const FUZZ_CLASSES = ["regex", "nesting", "ids", "geometry", "headers", "sparql"] as const;
+export const FUZZ_CLASSES = [
+  "regex",
+  "nesting",
+  "ids",
+  "geometry",
+  "headers",
+  "sparql",
+  "encoding",
+  "lang",
+  "multipart",
+] as const;
 export type FuzzClass = (typeof FUZZ_CLASSES)[number];
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same inputs. */
@@ -26,6 +38,8 @@ export { mulberry32 as rng } from "../../src/demo/feed/prng";
 
 const JSON_CT = { "Content-Type": "application/json" };
 const ENTITIES = "/ngsi-ld/v1/entities";
+const UPSERT = "/ngsi-ld/v1/entityOperations/upsert";
+const TEMPORAL = "/ngsi-ld/v1/temporal/entities";
 
 /**
  * Generates request number `i` of class `kind` with `r`. `scale` (0 to 1) shrinks the random part of the
@@ -247,5 +261,116 @@ export function fuzzRequest(kind: FuzzClass, r: () => number, i: number, scale =
           }
         : { kind, method: "GET", path: `/sparql?query=${encodeURIComponent(text)}`, headers: {} };
     }
+    case "encoding":
+      return encodingRequest(r, id);
+    case "lang":
+      return langRequest(r);
+    case "multipart":
+      return multipartRequest(r);
   }
+}
+
+/** Escapes that are malformed, or whose bytes are not UTF-8 (lone surrogates, overlong, cut short). */
+const BAD_ESCAPES = ["%zz", "%", "%4", "%g0", "%ED%A0%BD%ED%B8%80", "%ED%B0%80", "%C0%AF", "%FF", "%E2%82"];
+/** Text an IRI cannot hold, as JSON escapes: lone surrogates, U+FFFD, private use, noncharacters. */
+const NOT_IRI = ["\\ud83d", "\\ude00x", "\\ufffd", "\\ue000", "\\ufdd0", "\\u0085"];
+
+/** A path with a bad escape (any method, any face), or a body whose id, type or name is not IRI text. */
+function encodingRequest(r: () => number, id: string): FuzzRequest {
+  const kind = "encoding";
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  const esc = pick(BAD_ESCAPES);
+  const shape = Math.floor(r() * 4);
+  if (shape === 0) {
+    const path = pick([
+      `${ENTITIES}/${esc}`,
+      `${ENTITIES}/urn:ngsi-ld:Fuzz:target/attrs/${esc}`,
+      `/ngsi-ld/v1/temporal/entities/${esc}`,
+      `/ngsi-ld/v1/subscriptions/${esc}`,
+      `/v1/cameras/${esc}`,
+      `/api/v1/cameras/${esc}`,
+      `/sparql${esc}`,
+      `/open311/v2/requests/${esc}.json`,
+      `/${esc}`,
+    ]);
+    const method = pick(["GET", "DELETE", "PATCH", "PUT", "POST"]);
+    const body = method === "GET" || method === "DELETE" ? undefined : '{"type":"Property","value":1}';
+    return { kind, method, path, headers: body ? JSON_CT : {}, body };
+  }
+  if (shape === 1) {
+    // an id holding bytes that are not UTF-8: refused whole, never stored with U+FFFD in their place
+    const bytes = pick([[0xff], [0xfe, 0xff], [0xc0, 0xaf], [0xed, 0xa0, 0xbd], [0xe2, 0x82]]);
+    const body = Buffer.concat([
+      Buffer.from(`{"id":"${id}`),
+      Buffer.from(bytes),
+      Buffer.from('","type":"Fuzz","a":{"type":"Property","value":1}}'),
+    ]);
+    return {
+      kind,
+      method: "POST",
+      path: pick([ENTITIES, "/ngsi-ld/v1/temporal/entities"]),
+      headers: JSON_CT,
+      body,
+      id,
+    };
+  }
+  const bad = pick(NOT_IRI);
+  const body = pick([
+    `{"id":"${id}${bad}","type":"Fuzz"}`,
+    `{"id":"${id}","type":"Fuzz${bad}"}`,
+    `{"id":"${id}","type":"Fuzz","a${bad}":{"type":"Property","value":1}}`,
+    `{"id":"${id}","type":"Fuzz","r":{"type":"Relationship","object":"urn:x:${bad}"}}`,
+  ]);
+  // a batch answers 207 for an entity it refuses: only a body that does not parse (a lone surrogate) goes there
+  const surrogate = /ud[89a-f]/.test(bad);
+  const where = pick(surrogate ? [ENTITIES, UPSERT, TEMPORAL] : [ENTITIES, TEMPORAL]);
+  return {
+    kind,
+    method: "POST",
+    path: where,
+    headers: JSON_CT,
+    body: where === UPSERT ? `[${body}]` : body,
+    id,
+  };
+}
+
+/** Reads with `lang` (§4.15) over the target, whose `label` has an empty language map: answered, never a 5xx. */
+function langRequest(r: () => number): FuzzRequest {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  const lang = pick(["*", "en", "*;q=0", "", ",", "en;q=abc", "vi,*;q=0.1", "x".repeat(300), "%2A"]);
+  const path = pick([
+    `${ENTITIES}?type=Fuzz&lang=${lang}`,
+    `${ENTITIES}/urn:ngsi-ld:Fuzz:target?lang=${lang}`,
+    `${ENTITIES}?type=Fuzz&lang=${lang}&format=keyValues`,
+    `${ENTITIES}?type=Fuzz&lang=${lang}&attrs=label`,
+    `/ngsi-ld/v1/temporal/entities?type=Fuzz&lang=${lang}`,
+  ]);
+  return { kind: "lang", method: "GET", path, headers: {}, mayAnswer: true };
+}
+
+/** A multipart upload cut short or malformed, to each upload path: a 400, and the service lives on. */
+function multipartRequest(r: () => number): FuzzRequest {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  const [path, field] = pick([
+    ["/v1/citizen-reports", "images"],
+    ["/api/v1/citizen-reports", "images"],
+    ["/open311/v2/requests.json", "media"],
+  ]);
+  const file = `--zz\r\nContent-Disposition: form-data; name="${field}"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
+  const text = '--zz\r\nContent-Disposition: form-data; name="type"\r\n\r\naccident\r\n';
+  const body = pick([
+    `${file}abc`,
+    `${text}${file}${"x".repeat(Math.floor(r() * 5000))}`,
+    "--zz\r\nContent-Dispos",
+    file.trim(),
+    `--yy\r\n${file}abc`,
+    `${text}--zz\r\nContent-Disposition: form-data; name="description"\r\n\r\nunfinished`,
+  ]);
+  const contentType = pick([
+    "multipart/form-data; boundary=zz",
+    "multipart/form-data; boundary=zz",
+    "multipart/form-data",
+    'multipart/form-data; boundary="zz',
+  ]);
+  return { kind: "multipart", method: "POST", path, headers: { "Content-Type": contentType }, body };
 }

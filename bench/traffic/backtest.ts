@@ -1,10 +1,10 @@
 import { accidentsInSlots, flowObservation, loadFeedCameras, type FeedCamera } from "../../src/demo/feed";
-import { fitForecast, slotOfWeek } from "../../src/domain/traffic/forecast-model";
+import { fitForecast, slotOfWeek } from "../../src/domain/traffic/forecast/forecast-model";
 
 /**
  * `npm run backtest`: replays the synthetic city's flow history (the live feed's own functions, 15-minute
  * windows, its accidents slowing their cameras) per zone, and scores the forecast model of
- * src/domain/traffic/forecast-model.ts against two baselines at 15 min, 1 h and 24 h ahead: the last
+ * src/domain/traffic/forecast/forecast-model.ts against two baselines at 15 min, 1 h and 24 h ahead: the last
  * value, and the historical average of the same hour-of-week (15-minute slot of the week). Every
  * forecast origin of the last week is scored with a model fitted on the weeks before it only.
  * Prints a table and JSON.

@@ -1,11 +1,13 @@
 import type { Config } from "../config/config";
 import { ResponseCache } from "../api/ngsi-ld/response-cache";
 import { RenderedEntityCache } from "../ngsi-ld/query/rendered-entity-cache";
-import { compileContext } from "../rdf/compile-context";
-import { ContextLoader } from "../rdf/context-loader";
+import { compileContext } from "../rdf/contexts/compile-context";
+import { ContextLoader } from "../rdf/contexts/loader";
+import { outboundAgents } from "../jobs/outbound-agents";
+import { outboundFetch } from "../jobs/outbound-fetch";
 import type { OutboundPolicy } from "../jobs/outbound-policy";
-import { ContextRegistry } from "../rdf/context-registry";
-import { ContextService } from "../rdf/context-service";
+import { ContextRegistry } from "../rdf/contexts/registry";
+import { ContextService } from "../rdf/contexts/service";
 
 /** The JSON-LD contexts (loaded, compiled, hosted) and the caches whose answers depend on them. */
 export interface ContextParts {
@@ -29,6 +31,8 @@ export async function openContexts(config: Config, outbound: OutboundPolicy): Pr
     preloadDir: config.contexts.preloadContextsDir,
     timeoutMs: config.contexts.contextFetchTimeoutMs,
     checkUrl: (u) => outbound.check(u),
+    // each redirect hop goes through the policy's agents, which check the address connected to
+    fetchFn: (url, init) => outboundFetch(outboundAgents(outbound), url, init),
     maxCached: config.contexts.contextCacheMax,
   });
   const registry = new ContextRegistry({ dataDir: config.store.dataDir, loader });

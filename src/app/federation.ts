@@ -1,4 +1,6 @@
 import type { Config } from "../config/config";
+import { outboundAgents } from "../jobs/outbound-agents";
+import { boundOutboundFetch } from "../jobs/outbound-fetch";
 import type { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import { openFederation, type Federation } from "../ngsi-ld/federation/federation";
@@ -26,8 +28,10 @@ export async function startFederation(
     brokerId: config.federation.federationBrokerId,
     statsFlushMs: config.notify.statusFlushMs,
     outbound,
+    fetch: boundOutboundFetch(outboundAgents(outbound)),
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
+  subs.addHolder(federation.csourceSubscriptions);
   federation.attach(subs.queue);
   subs.onDelivery((r) => federation.onResult(r));
   return federation;

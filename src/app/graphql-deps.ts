@@ -2,7 +2,7 @@ import type { GraphqlDeps } from "../api/graphql/graphql-context";
 import type { LiveAuth } from "../api/http/live-auth";
 import type { Config } from "../config/config";
 import type { TrafficDomain } from "../domain/traffic";
-import { setCameraStatus } from "../domain/traffic/camera-status";
+import { setCameraStatus } from "../domain/traffic/cameras/camera-status";
 import type { LiveParts } from "./live";
 import type { ReportsParts } from "./reports";
 import { parseCitizenReportJson } from "../domain/reports/report-input";

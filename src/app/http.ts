@@ -4,7 +4,8 @@ import type { Duplex } from "node:stream";
 import Koa, { type Middleware } from "koa";
 import { accessLog } from "../api/http/access-log";
 import { errorMiddleware } from "../api/http/error-middleware";
-import { faceSelector, onlyUnder, renderers, type FaceMount } from "../api/http/faces";
+import { canonicalPathMiddleware } from "../api/http/canonical-path";
+import { faceMarker, faceSelector, onlyUnder, renderers, type FaceMount } from "../api/http/faces";
 import { requestId } from "../api/http/request-id";
 import type { Config } from "../config/config";
 import { AppError } from "../errors";
@@ -13,8 +14,8 @@ import type { Face } from "./faces/face";
 
 /**
  * The request pipeline every face shares (docs/design.md "The request pipeline"): request id -> access
- * log -> face selection -> the face's error renderer -> `gates` (auth, then rate limit) -> the faces'
- * routes -> 404.
+ * log -> face selection -> the face's error renderer -> canonical path (400 for a malformed one) ->
+ * `gates` (auth, then rate limit) -> the faces' routes -> 404.
  */
 export function buildHttpApp(log: Logger, faces: readonly Face[], gates: readonly Middleware[] = []): Koa {
   const app = new Koa();
@@ -22,8 +23,11 @@ export function buildHttpApp(log: Logger, faces: readonly Face[], gates: readonl
   const mounts = faces.map((f) => f.mount).filter((m): m is FaceMount => m !== undefined);
   app.use(requestId());
   app.use(accessLog(log));
-  app.use(faceSelector(mounts));
+  const markFace = faceMarker(mounts);
+  // the face by the path as sent renders a refused path; the canonical path decides the rest
+  app.use(faceSelector(markFace));
   app.use(errorMiddleware(log, renderers(mounts)));
+  app.use(canonicalPathMiddleware(markFace));
   for (const g of gates) app.use(g);
   for (const f of faces) {
     const routes = chain(

@@ -10,7 +10,7 @@ import { AttributeIndex } from "../ngsi-ld/query/index/attribute-index";
 import { EntityViewCache } from "../ngsi-ld/query/entity-view-cache";
 import { GeoIndex } from "../ngsi-ld/query/geo";
 import type { QuerySources } from "../ngsi-ld/query/entity-query";
-import type { CompiledContext } from "../rdf/compiled-context";
+import type { CompiledContext } from "../rdf/contexts/compiled-context";
 import { EntityIndex } from "../store/indexes/entity-index";
 import { GraphCache } from "../store/indexes/graph-cache";
 import { scanGraphs } from "../store/indexes/graph-scan";

@@ -23,6 +23,7 @@ import { EmailSender } from "../jobs/senders/email-sender";
 import { loadOrMakeVapidKeys, PushSender } from "../jobs/senders/push-sender";
 import { SmsSender } from "../jobs/senders/sms-sender";
 import { WebhookSender } from "../jobs/senders/webhook-sender";
+import { outboundAgents } from "../jobs/outbound-agents";
 import type { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import { KeyedLock } from "../ngsi-ld/entities/keyed-lock";
@@ -77,14 +78,13 @@ export async function startReports(
           .forget(w.graph)
           .catch((err: Error) => log.warn("personal data not dropped", { error: err.message }));
   });
-  const graph = new GraphAccess(
-    core.entities,
-    core.querySources,
-    await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]),
-    "",
-    config.query.maxLimit,
+  const graph = new GraphAccess({
+    entities: core.entities,
+    sources: core.querySources,
+    context: await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]),
+    maxLimit: config.query.maxLimit,
     personal,
-  );
+  });
   const moved = await movePersonalDataApart(
     {
       idsOfType: (iri) =>
@@ -113,16 +113,16 @@ export async function startReports(
     stalledMs: n.stalledMs,
     keepDead: n.keepDead,
   });
-  const verifyQueue = createJobQueue<VerifyJob>(
-    (job) => verification.run(job),
-    { ...n, perEndpoint: 4, concurrency: 4 },
-    { ...place("verify"), priorityOf: (j) => (j as VerifyJob).priority },
-    (r) =>
+  const verifyQueue = createJobQueue<VerifyJob>({
+    run: (job) => verification.run(job),
+    settings: { ...n, perEndpoint: 4, concurrency: 4 },
+    place: { ...place("verify"), priorityOf: (j) => (j as VerifyJob).priority },
+    onResult: (r) =>
       r.ok
         ? undefined
         : warn("verification failed", { report: r.job.reportId, error: r.error, dead: r.final }),
-    (e) => log.error("verification queue error", { error: e.message }),
-  );
+    onError: (e) => log.error("verification queue error", { error: e.message }),
+  });
   verification.attach(verifyQueue);
   const review = new ReviewService(graph, places, locks);
   let backlog = { at: 0, n: Promise.resolve(0) };
@@ -143,16 +143,21 @@ export async function startReports(
   );
 
   const vapid = loadOrMakeVapidKeys(config.store.dataDir);
-  const list: ChannelSender[] = [new WebhookSender(), new PushSender(vapid, rc.vapidSubject)];
+  // every connection of webhooks, push and the SMS gateway is checked by the outbound policy's agents
+  const agents = outboundAgents(outbound);
+  const list: ChannelSender[] = [
+    new WebhookSender(agents),
+    new PushSender(vapid, rc.vapidSubject, agents.https),
+  ];
   if (rc.smtpUrl) list.push(new EmailSender(rc.smtpUrl, rc.emailFrom));
-  if (rc.smsGatewayUrl) list.push(new SmsSender(rc.smsGatewayUrl));
+  if (rc.smsGatewayUrl) list.push(new SmsSender(rc.smsGatewayUrl, agents));
   // webhook and push URLs obey the outbound policy of notifications: at subscription and at each send
   const senders = new ChannelSenders(list, (url) => outbound.check(url));
-  const alertQueue = createJobQueue<AlertJob>(
-    (job, timeoutMs) => senders.send(job, timeoutMs),
-    n,
-    place("alerts"),
-    (r) =>
+  const alertQueue = createJobQueue<AlertJob>({
+    run: (job, timeoutMs) => senders.send(job, timeoutMs),
+    settings: n,
+    place: place("alerts"),
+    onResult: (r) =>
       r.ok
         ? undefined
         : warn("alert delivery failed", {
@@ -161,8 +166,8 @@ export async function startReports(
             error: r.error,
             dead: r.final,
           }),
-    (e) => log.error("alert queue error", { error: e.message }),
-  );
+    onError: (e) => log.error("alert queue error", { error: e.message }),
+  });
   const alertSubscriptions = new AlertSubscriptions(
     graph,
     places,

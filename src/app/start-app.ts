@@ -3,6 +3,7 @@ import type { Config } from "../config/config";
 import { startFeed } from "../demo/ingest/http-feeder";
 import { seedIfEmpty } from "../demo/ingest/start-data";
 import { CommitPipeline } from "../events/commit-pipeline";
+import { outboundAgents } from "../jobs/outbound-agents";
 import { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
@@ -105,6 +106,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       await federation.close();
       await subs.close();
       await reports.close();
+      outboundAgents(outbound).close();
       for (const f of faces) if (!f.upgrades) await f.close?.();
       await live.close();
       await auth?.close();

@@ -21,6 +21,8 @@ import type { Storage } from "./storage";
 export interface SubscriptionParts {
   subscriptions: SubscriptionService;
   queue: NotificationQueue;
+  /** Adds subscriptions whose notifications the queue also sends while they exist (csource subscriptions). */
+  addHolder(holder: SubscriptionService): void;
   /** Adds a listener of every delivery attempt's outcome (the accident timeline's `alert_sent`). */
   onDelivery(listener: (r: DeliveryResult) => void): void;
   close(): Promise<void>;
@@ -45,7 +47,7 @@ export async function startSubscriptions(
     new SubscriptionIndex(),
     contexts.compile,
     (msg, fields) => log.warn(msg, fields),
-    (uri) => outbound.refusalOf(uri),
+    (uri) => outbound.refusalResolved(uri),
     deliveryLog,
   );
   await subscriptions.load();
@@ -67,6 +69,8 @@ export async function startSubscriptions(
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   const delivered: ((r: DeliveryResult) => void)[] = [];
+  // a notification is sent only while its subscription exists: none after a DELETE is answered
+  const holders = [subscriptions];
   const queue = createNotificationQueue(
     config.notify,
     config.redisUrl,
@@ -76,12 +80,14 @@ export async function startSubscriptions(
     },
     (e) => log.error("notification queue error", { error: e.message }),
     outbound,
+    (job) => holders.some((h) => h.holds(job)),
   );
   notifier.attach(queue);
   pipeline.deliver("NGSI-LD notifications", notifier);
   return {
     subscriptions,
     queue,
+    addHolder: (h) => void holders.push(h),
     onDelivery: (l) => void delivered.push(l),
     close: async () => {
       notifier.close();

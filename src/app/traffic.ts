@@ -1,4 +1,5 @@
-import { createTrafficDomain, TRAFFIC_TENANT, type TrafficDomain } from "../domain/traffic";
+import { DEFAULT_TENANT } from "../store/graph-store";
+import { createTrafficDomain, type TrafficDomain } from "../domain/traffic";
 import { TRAFFIC_ENTITY_CONTEXT } from "../domain/vocabulary";
 import type { CommitPipeline } from "../events/commit-pipeline";
 import type { ContextParts } from "./contexts";
@@ -20,6 +21,7 @@ export async function buildTrafficDomain(
     traffic,
     temporal: storage.temporal.index,
     entities: core.entities,
+    places: { geo: core.geo, ready: () => core.querySources.index.ready() },
     source: {
       idsOfType: (tenant, type) =>
         [...core.index.entries(tenant)].filter(([, t]) => t.includes(type)).map(([id]) => id),
@@ -28,7 +30,7 @@ export async function buildTrafficDomain(
   });
   pipeline.derive("traffic projection", (e) => domain.apply(e));
   storage.temporal.onChange((c) => {
-    if (!c || c.tenant === TRAFFIC_TENANT) domain.historyVersions.changed(c?.entityId);
+    if (!c || c.tenant === DEFAULT_TENANT) domain.historyVersions.changed(c?.entityId);
   });
   await domain.load();
   return domain;

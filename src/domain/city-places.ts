@@ -1,7 +1,7 @@
 import { geometryDistance } from "../ngsi-ld/query/geo";
 import { GraphAccess, pointOf, valueOf } from "./graph-access";
 import { matchZone, type Zone } from "./traffic";
-import { locateZone } from "./traffic/zone-locator";
+import { locateZone } from "./traffic/projection/zone-locator";
 
 /** A district (traffic zone) as places need it. */
 export interface Place {

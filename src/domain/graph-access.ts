@@ -4,13 +4,12 @@ import type { Entity } from "../ngsi-ld/model/entity";
 import type { EntityService } from "../ngsi-ld/entities/entity-service";
 import { queryEntities, type QuerySources } from "../ngsi-ld/query/entity-query";
 import type { EntityFilter } from "../ngsi-ld/query/query-filter";
-import type { CompiledContext } from "../rdf/compiled-context";
+import type { CompiledContext } from "../rdf/contexts/compiled-context";
+import { NGSI_LD_LOCATION } from "../rdf/vocab";
+import { DEFAULT_TENANT } from "../store/graph-store";
 import { AppError } from "../errors";
 import { PersonalData } from "./personal-data";
 import { TRAFFIC_NS } from "./vocabulary";
-
-/** The NGSI-LD location GeoProperty IRI. */
-const LOCATION_IRI = "https://uri.etsi.org/ngsi-ld/location";
 
 /** A read of entities by type, optionally near a point. */
 export interface EntitySelection {
@@ -18,6 +17,20 @@ export interface EntitySelection {
   /** Within `metres` of (lon, lat). */
   near?: { lon: number; lat: number; metres: number };
   limit?: number;
+}
+
+/** What {@link GraphAccess} reads and writes through. */
+export interface GraphAccessDeps {
+  /** Writes go through the NGSI-LD entity service. */
+  entities: EntityService;
+  /** Reads go through the NGSI-LD query engine's indexes. */
+  sources: QuerySources;
+  /** The compiled traffic context: documents are read and written in its terms. */
+  context: CompiledContext;
+  /** The most entities one read answers. */
+  maxLimit: number;
+  /** Where personal attributes are kept (personal-data.ts); in memory only when absent. */
+  personal?: PersonalData;
 }
 
 /**
@@ -28,16 +41,22 @@ export interface EntitySelection {
  * this window's reads only: the domain sees whole entities, the NGSI-LD and SPARQL faces never see them.
  */
 export class GraphAccess {
-  constructor(
-    private readonly entities: EntityService,
-    private readonly sources: QuerySources,
-    /** The compiled traffic context (TRAFFIC_ENTITY_CONTEXT). */
-    readonly ctx: CompiledContext,
-    readonly tenant = "",
-    private readonly maxLimit = 1000,
-    /** Where personal attributes are kept (in memory only unless given one over the store). */
-    private readonly personal = new PersonalData(),
-  ) {}
+  private readonly entities: EntityService;
+  private readonly sources: QuerySources;
+  /** The compiled traffic context (TRAFFIC_ENTITY_CONTEXT). */
+  readonly ctx: CompiledContext;
+  /** The tenant the domain lives in: the default one. */
+  readonly tenant = DEFAULT_TENANT;
+  private readonly maxLimit: number;
+  private readonly personal: PersonalData;
+
+  constructor(deps: GraphAccessDeps) {
+    this.entities = deps.entities;
+    this.sources = deps.sources;
+    this.ctx = deps.context;
+    this.maxLimit = deps.maxLimit;
+    this.personal = deps.personal ?? new PersonalData();
+  }
 
   /**
    * Creates an entity from a normalized document (its @context is this access's context), its personal
@@ -84,7 +103,7 @@ export class GraphAccess {
         georel: { name: "near", maxDistance: sel.near.metres },
         geometry: { type: "Point", coordinates: [sel.near.lon, sel.near.lat] },
         geoproperty: "location",
-        geopropertyIri: LOCATION_IRI,
+        geopropertyIri: NGSI_LD_LOCATION,
       };
     const limit = Math.min(sel.limit ?? this.maxLimit, this.maxLimit);
     const page = await queryEntities(

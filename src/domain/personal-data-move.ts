@@ -1,5 +1,5 @@
 import type { Entity } from "../ngsi-ld/model/entity";
-import type { CompiledContext } from "../rdf/compiled-context";
+import type { CompiledContext } from "../rdf/contexts/compiled-context";
 import { PERSONAL_ATTRIBUTES, type PersonalData } from "./personal-data";
 
 /** What moving personal data out of the shared graph needs of it. */

@@ -1,5 +1,5 @@
 import { HISTORY_NS } from "../ngsi-ld/temporal/segment-graph";
-import { CORE_CONTEXT_URL } from "../rdf/context-core";
+import { CORE_CONTEXT_URL } from "../rdf/contexts/core";
 
 /**
  * The traffic vocabulary every face shares: the JSON-LD context, the ontology namespace, the shortcut
@@ -7,17 +7,20 @@ import { CORE_CONTEXT_URL } from "../rdf/context-core";
  */
 
 /**
- * The SPARQL prefixes of the traffic graph (interface spec §4.10; README "SPARQL for data scientists"):
- * the ontology, WGS84 lat/long, GeoSPARQL and its functions, units, XSD, and the history segments (`cgh:`).
+ * The SPARQL prefixes of the traffic graph (docs/sparql.md): the ontology, the NGSI-LD core terms, WGS84
+ * lat/long, GeoSPARQL and its functions, units, XSD, and the history segments (`cgh:`). The dashboard's
+ * SPARQL console offers them first in its prefix completion.
  */
-export const TRAFFIC_SPARQL_PREFIXES = `PREFIX traffic: <https://w3id.org/citygraph/traffic#>
-PREFIX cgh: <${HISTORY_NS}>
-PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
-PREFIX geo: <http://www.w3.org/2003/01/geo/wgs84_pos#>
-PREFIX geof: <http://www.opengis.net/def/function/geosparql/>
-PREFIX geosparql: <http://www.opengis.net/ont/geosparql#>
-PREFIX uom: <http://www.opengis.net/def/uom/OGC/1.0/>
-`;
+export const TRAFFIC_SPARQL_PREFIXES: Readonly<Record<string, string>> = {
+  traffic: "https://w3id.org/citygraph/traffic#",
+  "ngsi-ld": "https://uri.etsi.org/ngsi-ld/",
+  cgh: HISTORY_NS,
+  xsd: "http://www.w3.org/2001/XMLSchema#",
+  geo: "http://www.w3.org/2003/01/geo/wgs84_pos#",
+  geof: "http://www.opengis.net/def/function/geosparql/",
+  geosparql: "http://www.opengis.net/ont/geosparql#",
+  uom: "http://www.opengis.net/def/uom/OGC/1.0/",
+};
 
 /** URL of the traffic JSON-LD context (served from contexts/traffic.jsonld, see contexts/index.json). */
 export const TRAFFIC_CONTEXT_URL = "https://w3id.org/citygraph/contexts/traffic.jsonld";

@@ -11,6 +11,7 @@ import {
   type NotificationJob,
   type QueueCounts,
   type QueuedJob,
+  type StillWanted,
 } from "./notification-job";
 
 /** Options of {@link BullMqQueue}. */
@@ -62,6 +63,7 @@ export class BullMqQueue<J extends QueuedJob = NotificationJob> implements JobQu
     opts: BullMqOptions,
     private readonly onResult: (r: DeliveryResult<J>) => void,
     onError: (e: Error) => void,
+    private readonly wanted: StillWanted<J> = () => true,
   ) {
     const connection = () => {
       const c = new IORedis(opts.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true });
@@ -92,7 +94,10 @@ export class BullMqQueue<J extends QueuedJob = NotificationJob> implements JobQu
     this.worker.on("error", onError);
   }
 
-  /** Sends the notifications of one job; the failed ones stay in the job, which then throws (retry). */
+  /**
+   * Sends the notifications of one job that are still wanted (asked when the turn comes, after any
+   * backoff: a deleted subscription gets nothing); the failed ones stay in the job, which then throws (retry).
+   */
   private async deliver(job: Job<DeliveryBatch<J>>): Promise<void> {
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const failed: J[] = [];
@@ -100,7 +105,13 @@ export class BullMqQueue<J extends QueuedJob = NotificationJob> implements JobQu
     await Promise.all(
       job.data.jobs.map(async (n) => {
         try {
-          await this.limiter.run(endpointKey(n.uri), () => this.send(n, this.settings.timeoutMs));
+          let sent = false;
+          await this.limiter.run(endpointKey(n.uri), async () => {
+            if (!this.wanted(n)) return;
+            sent = true;
+            await this.send(n, this.settings.timeoutMs);
+          });
+          if (!sent) return;
           this.onResult({ job: n, ok: true, final: true, at: new Date().toISOString() });
         } catch (e) {
           const error = e instanceof Error ? e.message : String(e);

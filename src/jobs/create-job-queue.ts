@@ -14,18 +14,30 @@ export interface QueuePlace {
   priorityOf?: (job: QueuedJob) => number | undefined;
 }
 
+/** What {@link createJobQueue} builds a queue from. */
+export interface JobQueueSpec<J extends QueuedJob> {
+  /** Runs one job; a throw is retried with backoff up to the settings' attempts. */
+  run: (job: J, timeoutMs: number) => Promise<void>;
+  settings: DeliverySettings;
+  place: QueuePlace;
+  /** Every attempt's outcome (a failure says whether it was the last). */
+  onResult: (r: DeliveryResult<J>) => void;
+  /** Errors of the queue itself (Redis), not of a job. */
+  onError: (e: Error) => void;
+}
+
 /**
  * A job queue for any kind of job (docs/design.md "Parts that are real": in-process queue with retries, BullMQ
  * on Redis when `REDIS_URL` is set), with the notification queue's retries, backoff and limits. Alert
  * deliveries and report verifications use it; NGSI-LD notifications use createNotificationQueue.
  */
-export function createJobQueue<J extends QueuedJob>(
-  run: (job: J, timeoutMs: number) => Promise<void>,
-  settings: DeliverySettings,
-  place: QueuePlace,
-  onResult: (r: DeliveryResult<J>) => void,
-  onError: (e: Error) => void,
-): JobQueue<J> {
+export function createJobQueue<J extends QueuedJob>({
+  run,
+  settings,
+  place,
+  onResult,
+  onError,
+}: JobQueueSpec<J>): JobQueue<J> {
   if (!place.redisUrl) return new InProcessQueue<J>(run, settings, onResult);
   return new BullMqQueue<J>(
     run,

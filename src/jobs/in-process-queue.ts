@@ -9,6 +9,7 @@ import {
   type NotificationJob,
   type QueueCounts,
   type QueuedJob,
+  type StillWanted,
 } from "./notification-job";
 
 /** How many dead jobs are kept in memory. */
@@ -34,6 +35,7 @@ export class InProcessQueue<J extends QueuedJob = NotificationJob> implements Jo
     private readonly send: (job: J, timeoutMs: number) => Promise<void>,
     private readonly settings: DeliverySettings,
     private readonly onResult: (r: DeliveryResult<J>) => void,
+    private readonly wanted: StillWanted<J> = () => true,
   ) {
     this.perEndpoint = new EndpointLimiter(settings.perEndpoint);
     this.overall = new EndpointLimiter(settings.concurrency);
@@ -48,9 +50,12 @@ export class InProcessQueue<J extends QueuedJob = NotificationJob> implements Jo
     if (this.closed) return;
     this.waiting++;
     let error: string | undefined;
+    let dropped = false;
     await this.overall.run("", () =>
       this.perEndpoint.run(endpointKey(job.uri), async () => {
         this.waiting--;
+        // asked when the turn comes, after any backoff and wait: a deleted subscription gets nothing
+        if (this.closed || !this.wanted(job)) return void (dropped = true);
         this.active++;
         try {
           await this.send(job, this.settings.timeoutMs);
@@ -61,6 +66,7 @@ export class InProcessQueue<J extends QueuedJob = NotificationJob> implements Jo
         }
       }),
     );
+    if (dropped) return;
     const final = error === undefined || n >= this.settings.attempts;
     this.onResult({ job, ok: error === undefined, error, final, at: new Date().toISOString() });
     if (error === undefined || this.closed) return;

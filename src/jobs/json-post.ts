@@ -1,12 +1,20 @@
 import http from "node:http";
 import https from "node:https";
 
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
+/** The agents a POST goes through: keep-alive, one per scheme; the broker's check the outbound policy. */
+export interface PostAgents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+const plainAgents: PostAgents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
+};
 
 /**
- * POSTs a JSON text to `url` over keep-alive connections (one agent per scheme, shared by every
- * alert delivery) and resolves on a 2xx answer; throws on another status, a network error, or when
+ * POSTs a JSON text to `url` over keep-alive connections (`agents`, one per scheme, shared by every
+ * alert delivery; a redirect is an answer, not followed) and resolves on a 2xx answer; throws on another status, a network error, or when
  * `timeoutMs` passes before the answer has been read. The body goes as a string with its
  * Content-Length, so Node writes the headers and the body in one socket write: an alert fan-out sends
  * thousands of small requests, and the writes are most of their cost.
@@ -16,6 +24,7 @@ export function postJson(
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  agents: PostAgents = plainAgents,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let u: URL;
@@ -32,7 +41,7 @@ export function postJson(
     }
     const req = (secure ? https : http).request(u, {
       method: "POST",
-      agent: secure ? httpsAgent : httpAgent,
+      agent: secure ? agents.https : agents.http,
       headers: { "Content-Type": "application/json", ...headers, "Content-Length": Buffer.byteLength(body) },
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);

@@ -6,6 +6,11 @@
 export interface NotificationJob {
   tenant: string;
   subscriptionId: string;
+  /**
+   * The subscription's `createdAt`: a job of a subscription that was deleted (and perhaps made again
+   * under the same id) is not sent.
+   */
+  subscriptionCreatedAt?: string;
   /** Endpoint URI: http(s):// or mqtt(s):// (ETSI GS CIM 009 v1.8 §5.2.15). */
   uri: string;
   /** Headers: Content-Type, Link (application/json), NGSILD-Tenant, and the receiverInfo pairs. */
@@ -23,6 +28,12 @@ export interface NotificationJob {
 export interface QueuedJob {
   uri: string;
 }
+
+/**
+ * Whether a job is still wanted just before it is sent (its subscription still exists); a job that is
+ * not is dropped: not sent, not retried, no result.
+ */
+export type StillWanted<J> = (job: J) => boolean;
 
 /** The outcome of one delivery attempt. */
 export interface DeliveryResult<J extends QueuedJob = NotificationJob> {

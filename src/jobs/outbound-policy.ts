@@ -46,7 +46,7 @@ export class OutboundPolicy {
     for (const d of opts.deny) {
       const [addr, bits] = d.split("/");
       const type = net.isIPv4(addr) ? "ipv4" : net.isIPv6(addr) ? "ipv6" : undefined;
-      if (!type) this.deniedNames.add(d.toLowerCase());
+      if (!type) this.deniedNames.add(normalHost(d));
       else if (bits === undefined) this.denied.addAddress(addr, type);
       else this.denied.addSubnet(addr, Number(bits), type);
     }
@@ -63,33 +63,51 @@ export class OutboundPolicy {
    */
   refusalOf(url: string): string | undefined {
     const u = parsed(url);
-    if (!u) return undefined;
-    if (this.deniedNames.has(u.host)) return `${u.host} is on the deny list`;
-    if (u.host === "localhost" || u.host.endsWith(".localhost"))
-      return this.addressRefusal("127.0.0.1", u.port);
-    return net.isIP(u.host) ? this.addressRefusal(u.host, u.port) : undefined;
+    return u ? this.refusalOfHost(u.host, u.port) : undefined;
+  }
+
+  /**
+   * The reason a connection to `host` (a name or an IP literal) on `port` is refused before any name is
+   * resolved, or undefined. A trailing dot (`LOCALHOST.`) names the same host as without it.
+   */
+  refusalOfHost(host: string, port: number): string | undefined {
+    const h = normalHost(host);
+    if (this.deniedNames.has(h)) return `${h} is on the deny list`;
+    if (h === "localhost" || h.endsWith(".localhost")) return this.refusalOfAddress("127.0.0.1", port);
+    return net.isIP(h) ? this.refusalOfAddress(h, port) : undefined;
   }
 
   /** Throws OutboundDenied unless every address `url`'s host resolves to is allowed. */
   async check(url: string): Promise<void> {
-    const u = parsed(url);
-    if (!u) return;
-    const literal = this.refusalOf(url);
-    if (literal) throw new OutboundDenied(`Requests to ${u.host} are not allowed: ${literal}`);
-    if (net.isIP(u.host)) return;
-    let addresses: { address: string }[];
-    try {
-      addresses = await dns.lookup(u.host, { all: true });
-    } catch {
-      return; // unresolvable: the request itself fails
-    }
-    for (const { address } of addresses) {
-      const why = this.addressRefusal(address, u.port);
-      if (why) throw new OutboundDenied(`Requests to ${u.host} are not allowed: ${why}`);
-    }
+    const why = await this.refusalResolved(url, Infinity);
+    if (why) throw new OutboundDenied(`Requests to ${parsed(url)?.host} are not allowed: ${why}`);
   }
 
-  private addressRefusal(ip: string, port: number): string | undefined {
+  /**
+   * The reason `url` is refused, its host name resolved and every address checked, or undefined: for
+   * checks when a client names a URL (a subscription's endpoint, a registration's). A name that does not
+   * resolve, or not within `timeoutMs`, passes here; each request checks again when it connects.
+   */
+  async refusalResolved(url: string, timeoutMs = 2000): Promise<string | undefined> {
+    const u = parsed(url);
+    if (!u) return undefined;
+    const literal = this.refusalOfHost(u.host, u.port);
+    if (literal || net.isIP(u.host)) return literal;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((r) => {
+      if (timeoutMs !== Infinity) timer = setTimeout(() => r(undefined), timeoutMs);
+    });
+    const addresses = await Promise.race([dns.lookup(u.host, { all: true }).catch(() => undefined), late]);
+    clearTimeout(timer);
+    for (const { address } of addresses ?? []) {
+      const why = this.refusalOfAddress(address, u.port);
+      if (why) return why;
+    }
+    return undefined;
+  }
+
+  /** The reason a connection to the address `ip` on `port` is refused, or undefined. */
+  refusalOfAddress(ip: string, port: number): string | undefined {
     const a = unmapped(ip);
     const type = net.isIPv4(a) ? "ipv4" : "ipv6";
     if (this.always.check(a, type)) return "a link-local or unspecified address";
@@ -110,8 +128,15 @@ function parsed(url: string): { host: string; port: number } | undefined {
   } catch {
     return undefined;
   }
-  const host = u.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return { host, port: u.port ? Number(u.port) : (DEFAULT_PORTS[u.protocol] ?? 0) };
+  return { host: normalHost(u.hostname), port: u.port ? Number(u.port) : (DEFAULT_PORTS[u.protocol] ?? 0) };
+}
+
+/** A host as the policy compares it: without IPv6 brackets or trailing dots, in lower case. */
+function normalHost(host: string): string {
+  return host
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "")
+    .toLowerCase();
 }
 
 let local: { at: number; set: Set<string> } | undefined;

@@ -99,6 +99,8 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 describe("operations dashboard in Chromium", function () {
+  /** URLs the page asked of any host but the service (the console must work offline). */
+  const foreignRequests: string[] = [];
   this.timeout(180_000);
   let app: TestApp;
   let browser: TestBrowser;
@@ -269,32 +271,68 @@ describe("operations dashboard in Chromium", function () {
     await shot(page, "zone-panel");
   });
 
-  it("runs the active-camera query in the SPARQL console and offers its rows as CSV", async () => {
+  it("runs the active-camera example in the YASGUI console: a sortable, paged table and its CSV", async () => {
+    page.on("request", (r) => {
+      const url = r.url();
+      if (!url.startsWith(app.url) && !/^(data|blob):/.test(url)) foreignRequests.push(url);
+    });
     await page.getByRole("link", { name: "SPARQL console" }).click();
-    await page.getByLabel("Example queries").selectOption({ label: "Active cameras and where they are" });
-    await page.getByRole("button", { name: "Run query" }).click();
-    await page.getByText(/^701 rows in \d+ ms/).waitFor({ timeout: 30_000 });
-    expect(await page.locator("table.results thead th").allTextContents()).to.deep.equal([
-      "cam",
-      "name",
-      "lat",
-      "long",
-    ]);
-    expect(await page.locator("table.results tbody tr").count()).to.equal(50);
-    const first = await page.locator("table.results tbody tr").first().locator("td").allTextContents();
-    expect(first[0]).to.match(/^urn:ngsi-ld:TrafficCamera:/);
-    expect(Number(first[2])).to.be.within(10.3, 11.2);
+    const tab = page.locator(".yasgui .tabsList a", { hasText: "Active cameras and where they are" });
+    await tab.click();
+    const panel = page.locator(".yasgui .tabPanel.active");
+    await panel.locator(".yasqe_queryButton").click();
+    await panel.locator(".yasr_response_chip", { hasText: /701 results/ }).waitFor({ timeout: 30_000 });
+    const heads = (await panel.locator(".yasr table.dataTable thead th").allTextContents()).map((t) =>
+      t.trim(),
+    );
+    expect(heads.filter((t) => t !== "" && t !== "#")).to.deep.equal(["cam", "name", "lat", "long"]);
+    const rows = panel.locator(".yasr table.dataTable tbody tr");
+    expect(await rows.count()).to.be.within(10, 100);
+    const first = (await rows.first().locator("td").allTextContents()).join(" ");
+    expect(first).to.match(/urn:ngsi-ld:TrafficCamera:/);
     await shot(page, "sparql-console");
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("button", { name: "Download CSV" }).click(),
+      panel.locator(".yasr_downloadIcon").click(),
     ]);
     const csv = fs
       .readFileSync((await download.path())!, "utf8")
       .trim()
-      .split(/\r\n/);
-    expect(csv[0]).to.equal("cam,name,lat,long");
+      .split(/\r?\n/);
+    expect(csv[0]).to.equal('"cam","name","lat","long"');
     expect(csv).to.have.length(702);
+  });
+
+  it("sorts the console's result table by a column, both ways", async () => {
+    const panel = page.locator(".yasgui .tabPanel.active");
+    const head = panel.locator(".yasr table.dataTable thead th", { hasText: "name" });
+    const names = () => panel.locator(".yasr table.dataTable tbody tr td:nth-child(3)").allTextContents();
+    const before = await names();
+    await head.click();
+    const up = await names();
+    await head.click();
+    const down = await names();
+    expect(up).to.have.length(before.length);
+    expect(up).to.not.deep.equal(before);
+    // one page of 50 of the 701 rows: the first name ascending is not on the first page descending
+    expect(down).to.not.include(up[0]);
+    expect(up[0].localeCompare(up[up.length - 1])).to.be.below(0);
+  });
+
+  it("marks a syntax error in the SPARQL editor and completes the service's prefixes", async () => {
+    const panel = page.locator(".yasgui .tabPanel.active");
+    await panel.locator(".CodeMirror").click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.type("SELECT * WHERE { ?s ?p }");
+    await panel.locator(".parseErrorIcon").waitFor();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.type("PREFIX traf");
+    const hint = page.locator(".CodeMirror-hints li", {
+      hasText: "traffic: <https://w3id.org/citygraph/traffic#>",
+    });
+    await hint.waitFor();
+    await page.keyboard.press("Escape");
+    expect(foreignRequests, "requests to other hosts").to.deep.equal([]);
   });
 
   it("lets the operator confirm a pending report in the review queue; its status changes in the REST API", async () => {

@@ -165,4 +165,62 @@ describe("what a broker sends its context sources (ETSI GS CIM 009 v1.8 §4.3.6)
       src.close();
     }
   });
+
+  it("POST /entityOperations/query goes to the sources naming queryBatch and is merged with the local answer", async () => {
+    const here = "urn:ngsi-ld:Vehicle:batchQueryLocal";
+    const there = "urn:ngsi-ld:Vehicle:batchQueryRemote";
+    const src = await recorder(() => [{ id: there, type: "Vehicle", speed: { type: "Property", value: 2 } }]);
+    try {
+      await http(a.url, "POST", ENTITIES, {
+        id: here,
+        type: "Vehicle",
+        speed: { type: "Property", value: 1 },
+      });
+      const made = await register(src.url, { information: [{ entities: [{ type: "Vehicle" }] }] });
+      expect(made.status).to.equal(201);
+      const query = {
+        type: "Query",
+        entities: [{ type: "Vehicle", idPattern: ".*batchQuery.*" }],
+        attrs: ["speed"],
+      };
+      const r = await http(a.url, "POST", "/ngsi-ld/v1/entityOperations/query?count=true", query);
+      expect(r.status).to.equal(200);
+      const got = (r.body as { id: string; speed: { value: number } }[]).map((e) => [e.id, e.speed.value]);
+      expect(got).to.have.deep.members([
+        [here, 1],
+        [there, 2],
+      ]);
+      expect(r.headers.get("ngsild-results-count")).to.equal("2");
+      expect(src.seen.map((x) => [x.method, x.url])).to.deep.equal([
+        ["POST", "/ngsi-ld/v1/entityOperations/query"],
+      ]);
+      expect(JSON.parse(src.seen[0].body)).to.deep.equal(query);
+    } finally {
+      src.close();
+      await http(a.url, "DELETE", `${ENTITIES}/${here}`);
+    }
+  });
+
+  it("exclusive: a POST query is narrowed to the registered entity and attributes", async () => {
+    const id = "urn:ngsi-ld:Vehicle:batchNarrowed";
+    const src = await recorder(() => []);
+    try {
+      const made = await register(src.url, {
+        mode: "exclusive",
+        information: [{ entities: [{ id, type: "Vehicle" }], propertyNames: ["speed"] }],
+      });
+      expect(made.status).to.equal(201);
+      const query = { type: "Query", entities: [{ type: "Vehicle" }] };
+      expect((await http(a.url, "POST", "/ngsi-ld/v1/entityOperations/query", query)).status).to.equal(200);
+      expect(src.seen.map((x) => JSON.parse(x.body) as unknown)).to.deep.equal([
+        { type: "Query", entities: [{ type: "Vehicle", id }], attrs: ["speed"] },
+      ]);
+      // a body the broker cannot read is not sent anywhere: the local 400
+      const bad = await http(a.url, "POST", "/ngsi-ld/v1/entityOperations/query", { type: "Nope" });
+      expect(bad.status).to.equal(400);
+      expect(src.seen).to.have.length(1);
+    } finally {
+      src.close();
+    }
+  });
 });

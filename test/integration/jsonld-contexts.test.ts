@@ -9,9 +9,9 @@ import Koa from "koa";
 import fetch from "node-fetch";
 import { registerJsonLdContextRoutes } from "../../src/api/ngsi-ld/jsonld-contexts-routes";
 import { AppError, PROBLEM_TYPE_BASE } from "../../src/errors";
-import { CORE_CONTEXT_URL } from "../../src/rdf/context-core";
-import { ContextLoader } from "../../src/rdf/context-loader";
-import { ContextRegistry } from "../../src/rdf/context-registry";
+import { CORE_CONTEXT_URL } from "../../src/rdf/contexts/core";
+import { ContextLoader } from "../../src/rdf/contexts/loader";
+import { ContextRegistry } from "../../src/rdf/contexts/registry";
 
 /** Only this feature's routes, on a small Koa app of its own (app.ts is built elsewhere). */
 describe("NGSI-LD /jsonldContexts over HTTP (ETSI GS CIM 009 §5.13, §6.31-6.32)", () => {

@@ -9,7 +9,7 @@ import { EntityViewCache } from "../../src/ngsi-ld/query/entity-view-cache";
 import { AttributeIndex } from "../../src/ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "../../src/ngsi-ld/query/geo";
 import { matchesFilter, type EntityFilter } from "../../src/ngsi-ld/query/query-filter";
-import { compileContext } from "../../src/rdf/compile-context";
+import { compileContext } from "../../src/rdf/contexts/compile-context";
 import type { GraphStore } from "../../src/store/graph-store";
 import { EntityIndex } from "../../src/store/indexes/entity-index";
 import { Rng } from "../unit/ngsi-ld/codec/entity-generator";

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { CORE_CONTEXT_URL } from "../../src/rdf/context-core";
+import { CORE_CONTEXT_URL } from "../../src/rdf/contexts/core";
 import { http, linkTo, startTestApp, TEST_CONTEXT, type TestApp } from "./helpers/test-app";
 import { Receiver, type Received } from "./helpers/receiver";
 

@@ -1,4 +1,5 @@
 import "leaflet/dist/leaflet.css";
+import "@zazuko/yasgui/build/yasgui.min.css";
 import "./styles.css";
 import { session } from "./api/session";
 import { readClientConfig } from "./config";

@@ -12,6 +12,8 @@ export interface DashboardClientConfig {
   tilesAttribution?: string;
   /** Whether the faces ask for a token: the page shows its login view first when they do. */
   authRequired: boolean;
+  /** Prefix -> namespace IRI, offered first by the SPARQL console's prefix completion. */
+  sparqlPrefixes: Readonly<Record<string, string>>;
 }
 
 /** Options of the dashboard routes. */
@@ -73,6 +75,7 @@ export function injectConfig(html: string, options: DashboardClientConfig): stri
     tilesUrl: options.tilesUrl,
     tilesAttribution: options.tilesAttribution,
     authRequired: options.authRequired,
+    sparqlPrefixes: options.sparqlPrefixes,
   });
   const attr = json.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   return html.replace("__CITYGRAPH_CONFIG__", attr);

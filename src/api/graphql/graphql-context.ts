@@ -14,7 +14,7 @@ export interface SubmittedReport {
 /** What the GraphQL face is built on: the traffic domain, its writes and the live bus. */
 export interface GraphqlDeps {
   domain: TrafficDomain;
-  /** The camera status change of NGSI-LD PATCH (src/domain/traffic/camera-status.ts). */
+  /** The camera status change of NGSI-LD PATCH (src/domain/traffic/cameras/camera-status.ts). */
   setCameraStatus(id: string, status: CameraStatus): Promise<CameraView>;
   /** The citizen report submission of the REST faces; undefined while this build has none. */
   submitReport?(input: Record<string, unknown>, principal: Principal | undefined): Promise<SubmittedReport>;

@@ -2,9 +2,8 @@ import { GraphQLError } from "graphql";
 import { AppError, ERROR_KINDS } from "../../errors";
 
 /**
- * Every GraphQL error with an `extensions.code` (decisions.md "Errors beyond the spec's table"): an
- * AppError thrown by a resolver carries its kind's REST code (NOT_FOUND, INVALID_PARAMETER, FORBIDDEN,
- * ...); syntax and validation errors are INVALID_REQUEST unless a rule set its own code
+ * Every GraphQL error with an `extensions.code`: an AppError thrown by a resolver carries its kind's
+ * `graphql` code of the error table (NOT_FOUND, INVALID_PARAMETER, FORBIDDEN, ...); syntax and validation errors are INVALID_REQUEST unless a rule set its own code
  * (QUERY_TOO_DEEP, QUERY_TOO_COMPLEX, PERSISTED_QUERY_NOT_FOUND); anything else is INTERNAL_ERROR
  * with its message hidden and the request id shown.
  */
@@ -15,12 +14,12 @@ export function formatGraphqlError(err: Readonly<GraphQLError | Error>, requestI
   const original = err.originalError;
   if (original instanceof AppError) {
     const kind = ERROR_KINDS[original.kind];
-    if (kind.status >= 500) return internal(err, kind.code, kind.title, requestId);
-    return withCode(err, kind.code, original.message, { ...original.details });
+    if (kind.status >= 500) return internal(err, kind.graphql, kind.title, requestId);
+    return withCode(err, kind.graphql, original.message, { ...original.details });
   }
   // a resolver that failed unexpectedly: nothing of it reaches the client
   if (original && !(original instanceof GraphQLError))
-    return internal(err, "INTERNAL_ERROR", "Internal error", requestId);
+    return internal(err, ERROR_KINDS.InternalError.graphql, ERROR_KINDS.InternalError.title, requestId);
   const code = typeof err.extensions?.code === "string" ? err.extensions.code : "INVALID_REQUEST";
   return withCode(err, code, err.message, {});
 }

@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import type { GraphQLSchema, ValidationRule } from "graphql";
 import { CloseCode, handleProtocols, makeServer } from "graphql-ws";
 import { WebSocketServer, type WebSocket } from "ws";
-import { toAppError } from "../../errors";
+import { ERROR_KINDS, toAppError } from "../../errors";
 import type { LiveBus } from "../../events/live-bus";
 import type { LiveAuth } from "../http/live-auth";
 import type { Principal } from "../http/request-context";
@@ -70,7 +70,7 @@ export class GraphqlSocketServer {
           ctx.extra.principal = session.principal;
           if (session.expiresAt !== undefined) {
             const t = setTimeout(
-              () => ctx.extra.socket.close(4401, "Token expired"),
+              () => ctx.extra.socket.close(ERROR_KINDS.Unauthorized.close, "Token expired"),
               Math.max(0, session.expiresAt - Date.now()),
             );
             t.unref();

@@ -26,14 +26,21 @@ function under(path: string, prefix: string): boolean {
   return path.startsWith(prefix) || (prefix.endsWith("/") && path === prefix.slice(0, -1)) || path === prefix;
 }
 
-/** Marks each request with the face whose prefix it falls under (the longest prefix wins). */
-export function faceSelector(faces: readonly FaceMount[]): Middleware {
+/** Marks a request with the face whose prefix its path falls under (the longest prefix wins). */
+export function faceMarker(faces: readonly FaceMount[]): (ctx: Context) => void {
   const byPrefix = faces
     .flatMap((f) => f.prefixes.map((p) => ({ p, name: f.name })))
     .sort((a, b) => b.p.length - a.p.length);
-  return async (ctx: Context, next: Next) => {
+  return (ctx: Context) => {
     const hit = byPrefix.find((x) => under(ctx.path, x.p));
-    if (hit) requestOf(ctx).face = hit.name;
+    requestOf(ctx).face = hit ? hit.name : "http";
+  };
+}
+
+/** {@link faceMarker} as a middleware. */
+export function faceSelector(mark: (ctx: Context) => void): Middleware {
+  return async (ctx: Context, next: Next) => {
+    mark(ctx);
     await next();
   };
 }

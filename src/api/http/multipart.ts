@@ -21,8 +21,10 @@ export interface ParsedForm {
 
 /**
  * Reads a multipart/form-data body with busboy under `limits` (RFC 7578): a file past `fileBytes` is a
- * 413, a file past `files` or a field past its limits a 400, a broken body a 400. On a refusal the rest
- * of the body is drained unread so the error reaches the client.
+ * 413, a file past `files` or a field past its limits a 400, a broken or truncated body a 400. On a
+ * refusal the rest of the body is drained unread so the error reaches the client. Every stream involved
+ * (the parser, each file, the request) has an `error` listener: an error in any of them refuses this
+ * request and nothing else (an unhandled stream error would end the process).
  */
 export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<ParsedForm> {
   return new Promise((resolve, reject) => {
@@ -44,14 +46,25 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Pa
     }
     const form: ParsedForm = { fields: {}, files: [] };
     let failed = false;
+    const req = ctx.req;
     const fail = (err: AppError): void => {
       if (failed) return;
       failed = true;
-      ctx.req.unpipe(bb);
-      ctx.req.resume();
+      req.off("error", onRequestError);
+      req.off("close", onRequestClose);
+      req.unpipe(bb);
+      req.resume();
       ctx.set("Connection", "close");
       reject(err);
     };
+    const broken = (e: Error): AppError => badRequest(`Bad multipart body: ${e.message}`);
+    // a client that aborts mid-upload: the parser never finishes, so the request's end decides
+    const onRequestError = (e: Error): void => fail(broken(e));
+    const onRequestClose = (): void => {
+      if (!req.complete) fail(badRequest("Bad multipart body: the request ended before its last part"));
+    };
+    req.on("error", onRequestError);
+    req.on("close", onRequestClose);
     bb.on("field", (name, value, info) => {
       if (info.valueTruncated)
         fail(
@@ -61,9 +74,12 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Pa
     });
     bb.on("file", (field, stream, info) => {
       const chunks: Buffer[] = [];
+      let complete = false;
+      stream.on("error", (e: Error) => fail(broken(e)));
       stream.on("data", (c: Buffer) => {
         if (!failed) chunks.push(c);
       });
+      stream.on("end", () => (complete = true));
       stream.on("limit", () =>
         fail(
           new AppError("PayloadTooLarge", `A file is larger than ${limits.fileBytes} bytes`, {
@@ -72,7 +88,8 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Pa
         ),
       );
       stream.on("close", () => {
-        if (!failed) form.files.push({ field, bytes: Buffer.concat(chunks), mimeType: info.mimeType });
+        if (!failed && complete)
+          form.files.push({ field, bytes: Buffer.concat(chunks), mimeType: info.mimeType });
       });
     });
     bb.on("filesLimit", () =>
@@ -85,10 +102,13 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Pa
     );
     bb.on("fieldsLimit", () => fail(badRequest(`At most ${limits.fields} fields`)));
     bb.on("partsLimit", () => fail(badRequest("Too many parts")));
-    bb.on("error", (e: Error) => fail(badRequest(`Bad multipart body: ${e.message}`)));
+    bb.on("error", (e: Error) => fail(broken(e)));
     bb.on("close", () => {
-      if (!failed) resolve(form);
+      if (failed) return;
+      req.off("error", onRequestError);
+      req.off("close", onRequestClose);
+      resolve(form);
     });
-    ctx.req.pipe(bb);
+    req.pipe(bb);
   });
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
 import { AppError } from "../../errors";
@@ -29,7 +30,8 @@ export async function readBody(
 }
 
 /**
- * The whole stream as UTF-8 text, through plain `data`/`end` listeners: a `for await` over the request
+ * The whole stream as UTF-8 text (a body that is not UTF-8 is a 400: decoding it would put U+FFFD where
+ * its bytes were), through plain `data`/`end` listeners: a `for await` over the request
  * (its async iterator, a promise and a microtask per chunk) was ~1 % of the main thread per POST
  * (docs/decisions/0001-write-path.md). As that loop did, a body over `limit` or
  * a stream that closes before its end rejects, and the request stream is destroyed.
@@ -64,8 +66,12 @@ function readAll(
       if (err) {
         req.destroy();
         reject(err);
-      } else if (more) resolve(Buffer.concat(more).toString("utf8"));
-      else resolve(first ? first.toString("utf8") : "");
+      } else {
+        const whole = more ? Buffer.concat(more) : first;
+        if (whole === undefined) resolve("");
+        else if (isUtf8(whole)) resolve(whole.toString("utf8"));
+        else reject(new AppError("InvalidRequest", "The body is not valid UTF-8"));
+      }
     };
     const onData = (b: Buffer): void => {
       size += b.length;
@@ -89,13 +95,31 @@ function readAll(
 
 /**
  * Parses JSON text; malformed JSON is a 400 InvalidRequest naming the position, and so is JSON nested
- * deeper than `maxDepth` (checked first, json-depth.ts).
+ * deeper than `maxDepth` (checked first, json-depth.ts), and a string escape that leaves a lone UTF-16
+ * surrogate (`"\ud83d"`, text no IRI or literal can hold: RFC 8259 §8.2).
  */
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   checkJsonDepth(text, maxDepth);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new AppError("InvalidRequest", `The body is not valid JSON: ${(e as Error).message}`);
   }
+  if (SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value)) {
+    throw new AppError("InvalidRequest", "The body holds a string with a lone UTF-16 surrogate");
+  }
+  return value;
+}
+
+/** A `\uD800`-`\uDFFF` escape: only a body with one needs the walk of {@link holdsLoneSurrogate}. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when a string of `v` (a key or a value, at any depth) holds a lone surrogate. */
+function holdsLoneSurrogate(v: unknown): boolean {
+  if (typeof v === "string") return LONE_SURROGATE.test(v);
+  if (typeof v !== "object" || v === null) return false;
+  if (Array.isArray(v)) return v.some(holdsLoneSurrogate);
+  return Object.entries(v).some(([k, x]) => LONE_SURROGATE.test(k) || holdsLoneSurrogate(x));
 }

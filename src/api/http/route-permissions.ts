@@ -60,8 +60,13 @@ export const DEFAULT_PERMISSIONS: readonly RoutePermission[] = [
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** The access a request needs: `open` outside the protected paths, else the first matching line, else by method. */
-export function accessOf(method: string, path: string, table: readonly RoutePermission[]): RouteAccess {
+/**
+ * The access a request needs: `open` outside the protected paths, else the first matching line, else by
+ * method. `path` is the canonical path (canonical-path.ts); trailing slashes are ignored as the routers
+ * ignore one (`DELETE /ngsi-ld/v1/entities/` is the purge), and case counts as it does for the routers.
+ */
+export function accessOf(method: string, rawPath: string, table: readonly RoutePermission[]): RouteAccess {
+  const path = withoutTrailingSlash(rawPath);
   if (!PROTECTED.some(([p, bare]) => path.startsWith(p) || path === bare)) return "open";
   for (const r of linesFor(table, method)) if (r.path.test(path)) return r.access;
   return READ_METHODS.has(method) ? "read" : "write";
@@ -75,4 +80,11 @@ function linesFor(table: readonly RoutePermission[], method: string): RoutePermi
   let lines = m.get(method);
   if (!lines) m.set(method, (lines = table.filter((r) => r.method === "*" || r.method === method)));
   return lines;
+}
+
+/** `path` without its trailing slashes ("/" stays "/"). */
+function withoutTrailingSlash(path: string): string {
+  if (path.length < 2 || path.charCodeAt(path.length - 1) !== 47) return path;
+  const bare = path.replace(/\/+$/, "");
+  return bare === "" ? "/" : bare;
 }

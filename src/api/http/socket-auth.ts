@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Credential } from "../../auth/auth-service";
 import { checkPermission, type Action } from "../../auth/permissions";
 import { AUTH_OFF_PRINCIPAL, type Principal } from "../../auth/principal";
-import { toAppError } from "../../errors";
+import { ERROR_KINDS, toAppError } from "../../errors";
 import { bearerOf, credentialOf } from "./credentials";
 import type { FaceName } from "./request-context";
 import { admitTenant } from "./tenant";
@@ -65,11 +65,7 @@ export async function authenticateConnectionParams(
   return p;
 }
 
-/** The WebSocket close code of an authentication failure (decisions.md "Errors"): 4401, 4403, else 1011. */
+/** The close code of a socket that `err` ends: its kind's column of the error table. */
 export function closeCodeOf(err: unknown): number {
-  const e = toAppError(err);
-  if (e.kind === "Unauthorized") return 4401;
-  if (e.kind === "AccessDenied") return 4403;
-  if (e.kind === "TooManyRequests") return 4429;
-  return e.status < 500 ? 4400 : 1011;
+  return ERROR_KINDS[toAppError(err).kind].close;
 }

@@ -1,7 +1,7 @@
 import { pathSegment } from "../http/path-segment";
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { AppError, badRequest, notFound } from "../../errors";
 import type { AttributeService, UpdateResult } from "../../ngsi-ld/entities/attribute-service";
 import type { EntityService } from "../../ngsi-ld/entities/entity-service";

@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import { AppError, badRequest } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { canonicalizeEntity } from "../../ngsi-ld/model/canonical-names";
 import type { Entity } from "../../ngsi-ld/model/entity";
 import { EntityBodyKind, isObject, normalizeEntity } from "../../ngsi-ld/model/normalize-entity";

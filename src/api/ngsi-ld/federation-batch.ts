@@ -7,7 +7,7 @@ import { attributeNamesOf, splitWrite, writeFilter, writersOf } from "../../ngsi
 import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
 import type { EntityFilter } from "../../ngsi-ld/query/query-filter";
 import type { TypeExpr } from "../../ngsi-ld/query/type-expression";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { ngsiState } from "./ngsi-state";
 import { listParam } from "./query-params";
 import { localPart, localProblemOf, sourceErrorOf } from "./source-errors";

@@ -1,25 +1,25 @@
 import type { Context, Next } from "koa";
 import { AppError, notFound } from "../../errors";
-import type { Distributor, Forwarding, SourceFailure } from "../../ngsi-ld/federation/distributor";
+import type { Distributor, Forwarding } from "../../ngsi-ld/federation/distributor";
 import { mergeEntities, type ShownEntity } from "../../ngsi-ld/federation/merge-entities";
-import { narrowedQuery } from "../../ngsi-ld/federation/forwarded-query";
 import {
   retrievalSources,
   retrieveRemote,
   type RetrievalSources,
 } from "../../ngsi-ld/federation/remote-retrieval";
-import { modeOf, type Operation } from "../../ngsi-ld/federation/registration";
+import type { Operation } from "../../ngsi-ld/federation/registration";
 import { attributeNamesOf, splitWrite, writeFilter, writersOf } from "../../ngsi-ld/federation/split-write";
 import type { CompiledRegistration } from "../../ngsi-ld/federation/registration-match";
 import { viaNames } from "../../ngsi-ld/federation/via";
 import { isAbsoluteUri } from "../../ngsi-ld/model/uri";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
+import { shownOf, warnOfFailures } from "./federated-answers";
 import { BATCH_OPERATIONS, federatedBatch, federatedPurge } from "./federation-batch";
+import { federatedBatchQuery, federatedQuery } from "./federation-query";
 import { negotiate, sendNgsi } from "./negotiate";
 import { errorKindOfStatus, localPart, localProblemOf, sourceErrorOf } from "./source-errors";
 import { ngsiState } from "./ngsi-state";
-import { filterFromParams } from "./query-input";
-import { intParam, param, setPageLinks } from "./query-params";
+import { param } from "./query-params";
 
 const st = ngsiState;
 const API = "/ngsi-ld/v1";
@@ -65,28 +65,11 @@ function routeOf(method: string, path: string): Route | undefined {
   return undefined;
 }
 
-/** Reports failed sources of a read in `NGSILD-Warning` headers (199, IETF RFC 7234 §5.5 style). */
-function warn(ctx: Context, failures: SourceFailure[]): void {
-  for (const f of failures) {
-    ctx.append("NGSILD-Warning", `199 ${f.endpoint} ${JSON.stringify(`${f.registrationId}: ${f.detail}`)}`);
-  }
-}
-
-function shownOf(body: unknown): ShownEntity[] {
-  const v = Buffer.isBuffer(body)
-    ? JSON.parse(body.toString("utf8"))
-    : typeof body === "string" && body
-      ? JSON.parse(body)
-      : body;
-  if (Array.isArray(v)) return v as ShownEntity[];
-  return v && typeof v === "object" ? [v as ShownEntity] : [];
-}
-
 /**
  * Distributed operations at the HTTP face (ETSI GS CIM 009 v1.8 §4.3.6): a request whose `Via` names
  * this broker is a loop (508, §6.3.18); entity retrievals and GET queries are sent to the matching
  * registered sources while the local answer is made, and the answers are merged per registration
- * mode; entity writes go to the sources whose registrations name the operation (exclusive and redirect
+ * mode (POST /entityOperations/query too, to registrations naming queryBatch); entity writes go to the sources whose registrations name the operation (exclusive and redirect
  * registrations take their attributes away from the local write). Sources that fail or pass their
  * timeout are reported: `NGSILD-Warning` headers on reads, 207 with the failed sources on writes.
  * Batch operations are divided per element (federatedBatch). `local=true` keeps a request local.
@@ -106,6 +89,7 @@ export function federationMiddleware(
     if (param(ctx, "local") === "true") return next();
     const fwd: Forwarding = { via, link: ctx.get("Link") || undefined };
     const batch = ctx.method === "POST" ? BATCH.exec(ctx.path) : null;
+    if (batch?.[1] === "query") return federatedBatchQuery(ctx, next, dist, fwd);
     if (batch && BATCH_OPERATIONS[batch[1]]) {
       return federatedBatch(ctx, next, batch[1], { dist, typesOf, compile }, fwd);
     }
@@ -115,7 +99,7 @@ export function federationMiddleware(
     const route = routeOf(ctx.method, ctx.path);
     if (!route) return next();
     const s = st(ctx);
-    if (route.op === "queryEntity") return query(ctx, next, dist, fwd);
+    if (route.op === "queryEntity") return federatedQuery(ctx, next, dist, fwd);
     const body = s.body as Record<string, unknown> | undefined;
     const id = route.id ?? (typeof body?.id === "string" ? body.id : undefined);
     if (id === undefined || !isAbsoluteUri(id)) return next(); // the local answer is the 400
@@ -135,56 +119,6 @@ export function federationMiddleware(
     if (crs.length === 0) return next();
     return write(ctx, next, dist, fwd, crs, route, id);
   };
-}
-
-async function query(ctx: Context, next: Next, dist: Distributor, fwd: Forwarding): Promise<void> {
-  const s = st(ctx);
-  if (
-    ctx.accepts("application/json", "application/ld+json", "application/geo+json") === "application/geo+json"
-  ) {
-    return next();
-  }
-  const filter = filterFromParams(ctx, s.ldContext);
-  const crs = dist.matching(s.tenant, filter, "queryEntity");
-  if (crs.length === 0) return next();
-  const limit = intParam(ctx, "limit", 20, Number.MAX_SAFE_INTEGER);
-  const offset = intParam(ctx, "offset", 0, Number.MAX_SAFE_INTEGER);
-  const count = param(ctx, "count") === "true";
-  // every answer from the first entity to the end of the page asked for, merged, then paged here
-  // with an offset, every answer from the first entity to the end of the page asked for, merged, then
-  // paged here; without one, the request as it came
-  const q = new URLSearchParams(ctx.querystring);
-  q.delete("count");
-  if (offset > 0) {
-    q.set("offset", "0");
-    q.set("limit", String(offset + limit));
-  }
-  const forwarded = offset > 0 || count ? q.toString() : ctx.querystring;
-  const queryFor = (cr: CompiledRegistration) =>
-    modeOf(cr.record.reg) === "exclusive" ? narrowedQuery(cr, filter, forwarded, s.ldContext) : forwarded;
-  const req = (cr: CompiledRegistration) => ({
-    method: "GET" as const,
-    path: "/entities",
-    query: queryFor(cr),
-  });
-  const remote = dist.read(crs, req, fwd, s.ldContext);
-  const original = ctx.querystring;
-  if (offset > 0) ctx.querystring = q.toString();
-  try {
-    await next();
-  } finally {
-    ctx.querystring = original;
-  }
-  const local = shownOf(ctx.body);
-  const { answers, failures } = await remote;
-  const merged = mergeEntities(local, answers);
-  const type = negotiate(ctx, ["application/json", "application/ld+json"]);
-  ctx.remove("Link");
-  ctx.remove("NGSILD-Results-Count");
-  sendNgsi(ctx, 200, merged.slice(offset, offset + limit), type);
-  if (count) ctx.set("NGSILD-Results-Count", String(merged.length));
-  setPageLinks(ctx, offset, limit, merged.length > offset + limit);
-  warn(ctx, failures);
 }
 
 async function retrieve(
@@ -210,14 +144,14 @@ async function retrieve(
   const { answers, failures } = await remote;
   const merged = mergeEntities(local, answers);
   if (merged.length === 0) {
-    if (failures.length) warn(ctx, failures);
+    if (failures.length) warnOfFailures(ctx, failures);
     throw missing ?? notFound(`Entity ${id} not found`, { id });
   }
   const type = negotiate(ctx, ["application/json", "application/ld+json"]);
   ctx.remove("Link");
   const { "@context": _c, ...entity } = merged[0];
   sendNgsi(ctx, 200, entity, type);
-  warn(ctx, failures);
+  warnOfFailures(ctx, failures);
 }
 
 async function write(

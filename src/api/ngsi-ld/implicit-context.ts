@@ -1,7 +1,7 @@
 import type { Context } from "koa";
 import { serverOrigin } from "../http/server-origin";
 
-/** What the subscription routes need of the @context registry (src/rdf/context-registry.ts). */
+/** What the subscription routes need of the @context registry (src/rdf/contexts/registry.ts). */
 export interface ImplicitContexts {
   addImplicit(tenant: string, context: unknown): Promise<{ location: string }>;
   isImplicit(tenant: string, url: string): boolean;

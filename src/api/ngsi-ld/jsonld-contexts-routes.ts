@@ -1,8 +1,8 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { AppError } from "../../errors";
-import { CONTEXT_KINDS, type ContextKind } from "../../rdf/context-info";
-import type { ContextRegistry } from "../../rdf/context-registry";
+import { CONTEXT_KINDS, type ContextKind } from "../../rdf/contexts/info";
+import type { ContextRegistry } from "../../rdf/contexts/registry";
 import { serverOrigin } from "../http/server-origin";
 
 /** A boolean query flag (`details`, `reload`): absent = false; only "true"/"false" accepted (§6.3.x → 400). */

@@ -1,7 +1,7 @@
 import type { Context } from "koa";
 import { AppError } from "../../errors";
-import { contextLinkHeader } from "../../rdf/context-link";
-import { CORE_CONTEXT_URL } from "../../rdf/context-core";
+import { contextLinkHeader } from "../../rdf/contexts/link";
+import { CORE_CONTEXT_URL } from "../../rdf/contexts/core";
 import { type NgsiState, ngsiState } from "./ngsi-state";
 
 /** The response media types of the NGSI-LD face (ETSI GS CIM 009 §6.3.6). */

@@ -1,5 +1,5 @@
 import type { Context } from "koa";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 
 /** What the NGSI-LD request middleware leaves in `ctx.state` for the routes. */
 export interface NgsiState {

@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import { badRequest } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { isObject } from "../../ngsi-ld/model/normalize-attribute";
 import { entitySelectors } from "../../ngsi-ld/model/entity-selectors";
 import { buildFilter } from "../../ngsi-ld/query/build-filter";

@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import { AppError, badRequest } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { parseLang } from "../../ngsi-ld/render/language";
 import type { EntityFormat, RenderOptions } from "../../ngsi-ld/render/render-options";
 import type { JoinMode } from "../../ngsi-ld/render/linked-entities";

@@ -17,6 +17,18 @@ const st = ngsiState;
 const pathId = (ctx: Context): string => pathUri(ctx, "subscriptionId", "Subscription id");
 const bodyOf = (ctx: Context): unknown => jsonObjectBody(ctx, "BadRequestData");
 
+/** How {@link registerSubscriptionRoutes} serves one kind of subscription. */
+export interface SubscriptionRouteOptions {
+  /** Compiles a subscription's @context for its view. */
+  compile: ContextCompiler;
+  /** The largest page of a listing. */
+  maxLimit: number;
+  /** `/subscriptions` (entity subscriptions, the default) or `/csourceSubscriptions`. */
+  base?: string;
+  /** Hosted contexts for the ImplicitlyCreated @context of a subscription. */
+  implicit?: ImplicitContexts;
+}
+
 /**
  * Routes of the subscription resources (ETSI GS CIM 009 v1.8 §6.10, §6.11): POST /subscriptions (201 +
  * Location), GET /subscriptions (limit, offset, count, Link rel=next/prev), GET, PATCH (204) and DELETE
@@ -30,10 +42,7 @@ const bodyOf = (ctx: Context): unknown => jsonObjectBody(ctx, "BadRequestData");
 export function registerSubscriptionRoutes(
   router: Router,
   subs: SubscriptionService,
-  compile: ContextCompiler,
-  maxLimit: number,
-  base = "/subscriptions",
-  implicit?: ImplicitContexts,
+  { compile, maxLimit, base = "/subscriptions", implicit }: SubscriptionRouteOptions,
 ): void {
   /** Deletes an ImplicitlyCreated @context no subscription of the tenant names any more. */
   const release = async (tenant: string, url: string | undefined) => {

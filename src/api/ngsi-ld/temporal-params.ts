@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import { AppError, badRequest } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { isValidName } from "../../ngsi-ld/model/uri";
 import type { Projection } from "../../ngsi-ld/render/projection";
 import { parseTemporalQuery, type Lookup, type TemporalQuery } from "../../ngsi-ld/temporal/temporal-query";

@@ -2,7 +2,7 @@ import { parseOrderBy, sortEntities } from "../../ngsi-ld/query/order-by";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { notFound } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { Entity } from "../../ngsi-ld/model/entity";
 import { isObject } from "../../ngsi-ld/model/normalize-attribute";
 import { matchesFilter, type EntityFilter } from "../../ngsi-ld/query/query-filter";

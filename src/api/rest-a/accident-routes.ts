@@ -2,7 +2,7 @@ import type { AccidentStatus, Severity, TrafficDomain } from "../../domain/traff
 import type { RouteSpec } from "../rest/schema-route";
 import { checkPeriod, timeParam } from "./params";
 import { ACCIDENT_DETAIL, ACCIDENT_PAGE, ACCIDENT_PATCH, ACCIDENT_STATUS, Q, SEVERITY } from "./schemas";
-import * as shape from "./shapes";
+import * as shape from "./response-mappers";
 
 /** §4.3 Accidents (the citizen report endpoint belongs to the reports face). */
 export function accidentRoutes(d: TrafficDomain): RouteSpec[] {

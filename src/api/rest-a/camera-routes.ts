@@ -3,7 +3,7 @@ import type { CameraImageSource } from "../../domain/images";
 import type { RouteSpec } from "../rest/schema-route";
 import { period } from "./params";
 import { CAMERA_DETAIL, CAMERA_PAGE, CAMERA_STATISTICS, CAMERA_STATUS, Q } from "./schemas";
-import * as shape from "./shapes";
+import * as shape from "./response-mappers";
 
 /**
  * The JSON text of each camera of the list, kept while the camera's entity, status, last update and

@@ -3,7 +3,7 @@ import type { TrafficDomain } from "../../domain/traffic";
 import type { RouteSpec } from "../rest/schema-route";
 import { latLon, period } from "./params";
 import { AIR_CURRENT, AIR_HISTORY, Q, WEATHER_CURRENT, WEATHER_FORECAST } from "./schemas";
-import * as shape from "./shapes";
+import * as shape from "./response-mappers";
 
 /** §4.5 Weather and air quality. */
 export function environmentRoutes(d: TrafficDomain): RouteSpec[] {

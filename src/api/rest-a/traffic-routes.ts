@@ -2,7 +2,7 @@ import { hoursAhead } from "../rest/json-schema";
 import type { TrafficDomain } from "../../domain/traffic";
 import type { RouteSpec } from "../rest/schema-route";
 import { CONGESTION_ZONES, FORECAST, Q, REALTIME } from "./schemas";
-import * as shape from "./shapes";
+import * as shape from "./response-mappers";
 
 /** §4.4 Traffic. */
 export function trafficRoutes(d: TrafficDomain): RouteSpec[] {

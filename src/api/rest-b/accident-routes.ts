@@ -1,5 +1,5 @@
 import type { Accident, AccidentStatus, Severity } from "../../domain/traffic";
-import { accidentBoundingBoxes } from "../../domain/traffic/b-extras";
+import { accidentBoundingBoxes } from "../../domain/traffic/accidents/accident-boxes";
 import { AppError } from "../../errors";
 import type { RouteSpec } from "../rest/schema-route";
 import type { RestBDeps } from "./deps";
@@ -7,7 +7,7 @@ import { ListMemo, listAnswer } from "./list-form";
 import { latLonRadius, timeParam } from "./params";
 import { ACCIDENT_STATUS, Q, SEVERITY } from "./query-schemas";
 import { ACCIDENT, ACCIDENT_DETAIL, listOf } from "./schemas";
-import * as shape from "./shapes";
+import * as shape from "./response-mappers";
 
 /** §4.3 Accidents (B). */
 export function accidentRoutes(b: RestBDeps): RouteSpec[] {

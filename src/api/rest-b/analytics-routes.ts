@@ -4,9 +4,9 @@ import type { RestBDeps } from "./deps";
 import { Q } from "./query-schemas";
 import { PATTERNS, ZONE_ANALYTICS } from "./schemas";
 import { CITY_CENTRE } from "../../domain/traffic";
-import { locateZone } from "../../domain/traffic/zone-locator";
-import { hotspotSeverity, peakSeverity } from "../../domain/traffic/pattern-severity";
-import * as shape from "./shapes";
+import { locateZone } from "../../domain/traffic/projection/zone-locator";
+import { hotspotSeverity, peakSeverity } from "../../domain/traffic/flow/pattern-severity";
+import * as shape from "./response-mappers";
 
 /** The window variant B's patterns look at (the operation takes no parameters). */
 export const PATTERN_WINDOW_MS = 30 * 86_400_000;

@@ -1,5 +1,5 @@
 import type { CameraView } from "../../domain/traffic";
-import { cameraMetadata, frameSize } from "../../domain/traffic/camera-metadata";
+import { cameraMetadata, frameSize } from "../../domain/traffic/cameras/camera-metadata";
 import { notFound } from "../../errors";
 import type { RouteSpec } from "../rest/schema-route";
 import { REST_B_PREFIX, type RestBDeps } from "./deps";
@@ -7,7 +7,7 @@ import { ListMemo, listAnswer } from "./list-form";
 import { period, timeParam } from "./params";
 import { CAMERA_STATUS, Q } from "./query-schemas";
 import { CAMERA, CAMERA_DETAIL, CAMERA_STATS, listOf } from "./schemas";
-import * as shape from "./shapes";
+import * as shape from "./response-mappers";
 
 /**
  * How far from the asked `timestamp` a stored frame may be for GET /cameras/{id}/image (either side):

@@ -1,7 +1,7 @@
 import type { CameraImageSource } from "../../domain/images";
 import type { EntitySource, GeoPoint, TrafficDomain } from "../../domain/traffic";
-import type { FlowIntervals } from "../../domain/traffic/flow-intervals";
-import type { PeriodStats } from "../../domain/traffic/period-stats";
+import type { FlowIntervals } from "../../domain/traffic/flow/flow-intervals";
+import type { PeriodStats } from "../../domain/traffic/flow/period-stats";
 import type { CursorCodec } from "../rest/cursor-codec";
 import type { ReportRoutesDeps } from "../rest/reports-api";
 

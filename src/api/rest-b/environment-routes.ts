@@ -1,5 +1,5 @@
 import { hoursAhead } from "../rest/json-schema";
-import { estimateUvIndex } from "../../domain/traffic/uv-index";
+import { estimateUvIndex } from "../../domain/traffic/environment/uv-index";
 import { nearest } from "../../domain/traffic/geo-distance";
 import { CITY_CENTRE } from "../../domain/traffic";
 import { notFound } from "../../errors";
@@ -8,7 +8,7 @@ import type { RestBDeps } from "./deps";
 import { latLon, latLonOrZone } from "./params";
 import { Q } from "./query-schemas";
 import { AIR_QUALITY, WEATHER, WEATHER_FORECAST } from "./schemas";
-import * as shape from "./shapes";
+import * as shape from "./response-mappers";
 
 /** §4.5 Weather and air quality (B). */
 export function environmentRoutes(b: RestBDeps): RouteSpec[] {

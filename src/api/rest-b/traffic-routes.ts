@@ -1,11 +1,11 @@
 import { hoursAhead } from "../rest/json-schema";
-import { areaCongestionIndex } from "../../domain/traffic/b-extras";
+import { areaCongestionIndex } from "../../domain/traffic/zones/area-congestion";
 import {
   FLOW_INTERVALS,
   MAX_FLOW_WINDOWS,
   type FlowInterval,
   type FlowWindow,
-} from "../../domain/traffic/flow-intervals";
+} from "../../domain/traffic/flow/flow-intervals";
 import { AppError } from "../../errors";
 import { cursorPage } from "../rest/cursor-form";
 import { listScope } from "../rest/cursor-codec";
@@ -15,7 +15,7 @@ import type { RestBDeps } from "./deps";
 import { period } from "./params";
 import { FLOW_INTERVAL, Q } from "./query-schemas";
 import { CONGESTION_ZONES, FLOW, FORECAST, REALTIME } from "./schemas";
-import * as shape from "./shapes";
+import * as shape from "./response-mappers";
 
 const HOUR = 3_600_000;
 

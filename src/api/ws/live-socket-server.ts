@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { toAppError } from "../../errors";
+import { ERROR_KINDS, toAppError } from "../../errors";
 import type { LiveBus } from "../../events/live-bus";
 import type { LiveReplay } from "../../events/live-replay";
 import type { LiveAuth, SocketSession } from "../http/live-auth";
@@ -73,7 +73,7 @@ export class LiveSocketServer {
       let expiry: NodeJS.Timeout | undefined;
       if (session.expiresAt !== undefined) {
         expiry = setTimeout(
-          () => conn.close(4401, "Token expired"),
+          () => conn.close(ERROR_KINDS.Unauthorized.close, "Token expired"),
           Math.max(0, session.expiresAt - Date.now()),
         );
         expiry.unref();

@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { registerAdminRoutes } from "../../api/auth/admin-routes";
 import { registerJwksRoutes } from "../../api/auth/jwks-routes";
 import { registerTokenRoutes } from "../../api/auth/token-routes";
@@ -11,7 +11,7 @@ import type { Face } from "./face";
  * keys) and `/.well-known/jwks.json`, errors in the REST format. Not mounted with AUTH=off.
  */
 export function authFace(auth: AuthParts): Face {
-  const router = new Router();
+  const router = faceRouter();
   registerTokenRoutes(router, "/v1", auth.service);
   registerTokenRoutes(router, "/api/v1", auth.service);
   registerAdminRoutes(router, auth.service, auth.keys, auth.audit);

@@ -1,6 +1,7 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { registerDashboardRoutes } from "../../api/dashboard/dashboard-routes";
 import type { Config } from "../../config/config";
+import { TRAFFIC_SPARQL_PREFIXES } from "../../domain/vocabulary";
 import type { Face } from "./face";
 
 /**
@@ -9,7 +10,11 @@ import type { Face } from "./face";
  * for it with the user's token. `authRequired` makes it show its login view first.
  */
 export function dashboardFace(config: Config, authRequired: boolean): Face {
-  const router = new Router();
-  registerDashboardRoutes(router, { ...config.dashboard, authRequired });
+  const router = faceRouter();
+  registerDashboardRoutes(router, {
+    ...config.dashboard,
+    authRequired,
+    sparqlPrefixes: TRAFFIC_SPARQL_PREFIXES,
+  });
   return { routers: [router] };
 }

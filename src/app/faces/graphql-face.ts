@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { GraphQLError } from "graphql";
 import { buildGraphqlSchema } from "../../api/graphql/build-schema";
 import { graphqlContext, type GraphqlDeps } from "../../api/graphql/graphql-context";
@@ -28,7 +28,7 @@ const renderGraphqlError: ErrorRenderer = (ctx, err, requestId) => {
 export function graphqlFace(config: Config, log: Logger, deps: GraphqlDeps, auth: LiveAuth): Face {
   const schema = buildGraphqlSchema();
   const rules = [depthLimit(config.live.graphqlMaxDepth), costLimit(config.live.graphqlMaxCost)];
-  const router = new Router();
+  const router = faceRouter();
   registerGraphqlRoutes(router, {
     schema,
     rules,

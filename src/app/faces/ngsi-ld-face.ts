@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { renderProblem } from "../../api/http/faces";
 import { registerBatchRoutes } from "../../api/ngsi-ld/batch-routes";
 import { registerDiscoveryRoutes } from "../../api/ngsi-ld/discovery-routes";
@@ -28,7 +28,7 @@ export function ngsiLdFace(
   subs: SubscriptionParts,
   federation: Federation,
 ): Face {
-  const ngsi = new Router({ prefix: "/ngsi-ld/v1" });
+  const ngsi = faceRouter("/ngsi-ld/v1");
   ngsi.use(ngsiRequest(contexts.contexts, config.server.maxBodyBytes, config.server.bodyReadTimeoutMs));
   ngsi.use(
     federationMiddleware(
@@ -52,23 +52,18 @@ export function ngsiLdFace(
     config.query.maxLimit,
   );
   const { registry } = contexts;
-  registerSubscriptionRoutes(
-    ngsi,
-    subs.subscriptions,
-    contexts.compile,
-    config.query.maxLimit,
-    undefined,
-    registry,
-  );
+  registerSubscriptionRoutes(ngsi, subs.subscriptions, {
+    compile: contexts.compile,
+    maxLimit: config.query.maxLimit,
+    implicit: registry,
+  });
   registerCsourceRegistrationRoutes(ngsi, federation.registrations, config.query.maxLimit);
   const csubs = federation.csourceSubscriptions;
-  registerSubscriptionRoutes(
-    ngsi,
-    csubs,
-    contexts.compile,
-    config.query.maxLimit,
-    "/csourceSubscriptions",
-    registry,
-  );
+  registerSubscriptionRoutes(ngsi, csubs, {
+    compile: contexts.compile,
+    maxLimit: config.query.maxLimit,
+    base: "/csourceSubscriptions",
+    implicit: registry,
+  });
   return { mount: { name: "ngsi-ld", prefixes: ["/ngsi-ld/"], renderError: renderProblem }, routers: [ngsi] };
 }

@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { renderRestError } from "../../api/rest/rest-error";
 import { registerSpecRoutes, type RouteGate } from "../../api/rest/schema-route";
 import { REST_A_PREFIX, restARoutes } from "../../api/rest-a/rest-a-routes";
@@ -19,7 +19,7 @@ export function restAFace(
   reports: ReportsApi,
   gate?: RouteGate,
 ): Face {
-  const router = new Router({ prefix: REST_A_PREFIX });
+  const router = faceRouter(REST_A_PREFIX);
   const maxBodyBytes = config.server.maxBodyBytes;
   registerSpecRoutes(router, restARoutes(traffic, images, { api: reports, maxBodyBytes }), {
     gate,

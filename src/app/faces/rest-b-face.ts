@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { loadCursorKey } from "../../api/rest/cursor-key";
 import { CursorCodec } from "../../api/rest/cursor-codec";
 import { renderRestError } from "../../api/rest/rest-error";
@@ -8,10 +8,9 @@ import { restBRoutes } from "../../api/rest-b/rest-b-routes";
 import type { ReportsApi } from "../../api/rest/reports-api";
 import type { Config } from "../../config/config";
 import type { CameraImageSource } from "../../domain/images";
-import { TRAFFIC_TENANT, type EntitySource, type TrafficDomain } from "../../domain/traffic";
-import { FlowIntervals } from "../../domain/traffic/flow-intervals";
-import { PeriodStats } from "../../domain/traffic/period-stats";
-import { NGSI_LD_LOCATION } from "../../rdf/vocab";
+import type { EntitySource, TrafficDomain } from "../../domain/traffic";
+import { FlowIntervals } from "../../domain/traffic/flow/flow-intervals";
+import { PeriodStats } from "../../domain/traffic/flow/period-stats";
 import type { NgsiLdCore } from "../ngsi-ld";
 import type { Face } from "./face";
 
@@ -38,21 +37,12 @@ export function restBFace(
     codec: new CursorCodec(loadCursorKey(config.store.dataDir)),
     flows: new FlowIntervals(traffic.projection, traffic.history),
     stats: new PeriodStats(traffic.projection, traffic.history, traffic.rollup),
-    near: async (centre, metres) => {
-      await core.querySources.index.ready();
-      const ids = core.geo.matches(TRAFFIC_TENANT, {
-        georel: { name: "near", maxDistance: metres },
-        geometry: { type: "Point", coordinates: [centre.lon, centre.lat] },
-        geoproperty: "location",
-        geopropertyIri: NGSI_LD_LOCATION,
-      });
-      return new Set(ids);
-    },
+    near: (centre, metres) => traffic.near(centre, metres),
     entities,
     now: Date.now,
     reports: { api: reports, maxBodyBytes: config.server.maxBodyBytes },
   });
-  const router = new Router({ prefix: REST_B_PREFIX });
+  const router = faceRouter(REST_B_PREFIX);
   registerSpecRoutes(router, routes, { gate, maxBodyBytes: config.server.maxBodyBytes });
   return {
     mount: { name: "rest-b", prefixes: [`${REST_B_PREFIX}/`], renderError: renderRestError },

@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { registerHealthRoutes } from "../../api/http/health-routes";
 import { registerNotificationRoutes } from "../../api/http/notification-routes";
 import type { Federation } from "../../ngsi-ld/federation/federation";
@@ -8,7 +8,7 @@ import type { Face } from "./face";
 
 /** Plain HTTP routes outside the faces: `/health` and the notification queue's state. */
 export function rootFace({ store }: Storage, subs: SubscriptionParts, federation: Federation): Face {
-  const root = new Router();
+  const root = faceRouter();
   registerHealthRoutes(root, store, {});
   // a dead job's subscription is an entity subscription or a context source one
   const services = [subs.subscriptions, federation.csourceSubscriptions];

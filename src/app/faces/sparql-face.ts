@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { renderProblem } from "../../api/http/faces";
 import { registerSparqlRoutes } from "../../api/sparql/sparql-routes";
 import type { Config } from "../../config/config";
@@ -26,7 +26,7 @@ export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline
   const sparql = new SparqlReplicaPool(
     Array.from({ length: config.sparql.sparqlReplicas }, (_, n) => replica(n)),
   );
-  const router = new Router();
+  const router = faceRouter();
   registerSparqlRoutes(router, sparql, {
     maxBodyBytes: config.server.maxBodyBytes,
     maxRows: config.sparql.sparqlMaxRows,

@@ -1,5 +1,5 @@
 import { toAppError } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { BatchOutcome, BatchService } from "../../ngsi-ld/entities/batch-service";
 import { canonicalizeEntity } from "../../ngsi-ld/model/canonical-names";
 import { normalizeEntity } from "../../ngsi-ld/model/normalize-entity";

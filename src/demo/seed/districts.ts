@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import type { MultiPolygon } from "./ngsi-ld-doc";
 import { datasetPath } from "./project-root";
-import { fold, nameCore } from "../../domain/traffic/district-names";
+import { fold, nameCore } from "../../domain/traffic/zones/district-names";
 
 /** A district of HCMC (2021 to mid-2025 units) with its OSM polygon. */
 export interface DistrictRecord {

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { findProjectRoot } from "../../rdf/context-project-root";
+import { findProjectRoot } from "../../rdf/contexts/project-root";
 
 let cached: string | undefined;
 

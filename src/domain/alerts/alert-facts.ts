@@ -1,5 +1,5 @@
 import type { Entity } from "../../ngsi-ld/model/entity";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { TRAFFIC_NS } from "../vocabulary";
 import type { AlertSeverity, AlertType } from "./alert-severity";
 

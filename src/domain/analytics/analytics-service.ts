@@ -1,9 +1,9 @@
 import { clustersDbscan, featureCollection, point } from "@turf/turf";
 import { sampleCorrelation } from "simple-statistics";
-import { subIndex } from "../traffic/aqi";
-import { CITY, type FlowRollup } from "../traffic/flow-rollup";
-import type { HistoryReader } from "../traffic/history-reader";
-import type { TrafficProjection } from "../traffic/traffic-projection";
+import { subIndex } from "../traffic/environment/aqi";
+import { CITY, type FlowRollup } from "../traffic/flow/flow-rollup";
+import type { HistoryReader } from "../traffic/projection/history-reader";
+import type { TrafficProjection } from "../traffic/projection/traffic-projection";
 import { correlationPValue, significance } from "./student-t";
 
 const HOUR = 3_600_000;

@@ -4,7 +4,7 @@ import type { LiveFilter } from "../../events/subscriber-index";
 import type { Entity } from "../../ngsi-ld/model/entity";
 import type { Series } from "../../ngsi-ld/temporal/series";
 import type { TemporalIndex } from "../../ngsi-ld/temporal/temporal-index";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { TRAFFIC_NS } from "../vocabulary";
 import type { AccidentState, LiveModel } from "./live-model";
 

@@ -1,5 +1,5 @@
 import type { Entity } from "../../ngsi-ld/model/entity";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { AccidentEventData, WeatherEventData, ZoneTrafficEventData } from "../../events/live-event";
 
 /** An accident as the live events see it, before the change is known. */

@@ -1,11 +1,11 @@
 import type { WeatherEventData, ZoneTrafficEventData } from "../../events/live-event";
 import type { Entity } from "../../ngsi-ld/model/entity";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { TrafficDomain } from "../traffic";
-import { inTrafficTerms, typeList } from "../traffic/entity-terms";
+import { inTrafficTerms, typeList } from "../traffic/projection/entity-terms";
 import type { Weather, ZoneTraffic } from "../traffic/models";
-import { accidentOf, flowOf, weatherOf } from "../traffic/read-models";
-import { locateZone } from "../traffic/zone-locator";
+import { accidentOf, flowOf, weatherOf } from "../traffic/projection/models-from-entities";
+import { locateZone } from "../traffic/projection/zone-locator";
 import type { AccidentState, LiveModel } from "./live-model";
 
 /** The live model over the traffic domain: its read models, its projection and its zone state. */

@@ -1,20 +1,23 @@
+import { DEFAULT_TENANT } from "../../store/graph-store";
 import type { EntityService } from "../../ngsi-ld/entities/entity-service";
 import type { Entity } from "../../ngsi-ld/model/entity";
 import type { TemporalIndex } from "../../ngsi-ld/temporal/temporal-index";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 import { AnalyticsService } from "../analytics/analytics-service";
-import { AccidentService, type AccidentStatusWriter } from "./accident-service";
-import { AlertLog } from "./alert-log";
-import { AirQualityService } from "./air-quality-service";
-import { CameraService } from "./camera-service";
-import { FlowRollup } from "./flow-rollup";
-import { HistoryReader } from "./history-reader";
-import { HistoryVersions } from "./history-versions";
-import { ProjectionFeed, TRAFFIC_TENANT, type EntitySource } from "./projection-source";
-import { TrafficProjection } from "./traffic-projection";
-import { WeatherService } from "./weather-service";
-import { ZoneService } from "./zone-service";
+import { AccidentService, type AccidentStatusWriter } from "./accidents/accident-service";
+import { AlertLog } from "./accidents/alert-log";
+import { AirQualityService } from "./environment/air-quality-service";
+import { CameraService } from "./cameras/camera-service";
+import { FlowRollup } from "./flow/flow-rollup";
+import { HistoryReader } from "./projection/history-reader";
+import { HistoryVersions } from "./projection/history-versions";
+import { ProjectionFeed, type EntitySource } from "./projection/projection-source";
+import { TrafficProjection } from "./projection/traffic-projection";
+import { WeatherService } from "./environment/weather-service";
+import type { GeoPoint } from "./models";
+import { nearbyIds, type NearbyIndex } from "./nearby";
+import { ZoneService } from "./zones/zone-service";
 
 /** What the traffic domain is built from (the composition root passes the NGSI-LD model's parts). */
 export interface TrafficDomainDeps {
@@ -26,6 +29,8 @@ export interface TrafficDomainDeps {
   temporal: TemporalIndex;
   /** The entity service, through which the domain writes (an accident's status). */
   entities: Pick<EntityService, "merge">;
+  /** The geo index the domain's {@link TrafficDomain.near} asks. */
+  places: NearbyIndex;
   /** Clock (tests pin it). */
   now?: () => number;
 }
@@ -46,6 +51,8 @@ export interface TrafficDomain {
   historyVersions: HistoryVersions;
   /** First alert per accident: feed it the delivered notifications (`recordDelivery`). */
   alerts: AlertLog;
+  /** The ids of the city's entities within `metres` of `centre`. */
+  near(centre: GeoPoint, metres: number): Promise<Set<string>>;
   /** The change-feed listener: register it as a derived stage of the commit pipeline before {@link load}. */
   apply(event: CommitEvent): void;
   /** Reads the current state and the history from the graph (start-up). */
@@ -71,7 +78,7 @@ export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
         value: { "@type": "DateTime", "@value": new Date(at).toISOString() },
       };
     }
-    await deps.entities.merge(TRAFFIC_TENANT, entityId, patch, deps.traffic);
+    await deps.entities.merge(DEFAULT_TENANT, entityId, patch, deps.traffic);
   };
   const historyVersions = new HistoryVersions();
   const cameras = new CameraService(projection, history, now, historyVersions);
@@ -89,6 +96,7 @@ export function createTrafficDomain(deps: TrafficDomainDeps): TrafficDomain {
     history,
     historyVersions,
     alerts,
+    near: (centre, metres) => nearbyIds(deps.places, centre, metres),
     apply: (e) => feed.apply(e),
     load: async () => {
       await feed.load(deps.source);

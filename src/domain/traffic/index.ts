@@ -1,11 +1,10 @@
 export * from "./models";
 export { createTrafficDomain, type TrafficDomain, type TrafficDomainDeps } from "./create-traffic-domain";
-export type { CameraView, CameraFilter, CameraDetailStats, StatInterval } from "./camera-service";
-export type { AccidentFilter } from "./accident-service";
-export type { AirQualityBucket } from "./air-quality-service";
-export type { EntitySource } from "./projection-source";
-export { TRAFFIC_TENANT } from "./projection-source";
-export { matchZone, fold } from "./district-names";
-export { airQualityIndex, aqiCategory, subIndex, HEALTH_IMPLICATIONS } from "./aqi";
-export { congestionLevel, congestionIndex } from "./congestion";
+export type { CameraView, CameraFilter, CameraDetailStats, StatInterval } from "./cameras/camera-service";
+export type { AccidentFilter } from "./accidents/accident-service";
+export type { AirQualityBucket } from "./environment/air-quality-service";
+export type { EntitySource } from "./projection/projection-source";
+export { matchZone, fold } from "./zones/district-names";
+export { airQualityIndex, aqiCategory, subIndex, HEALTH_IMPLICATIONS } from "./environment/aqi";
+export { congestionLevel, congestionIndex } from "./flow/congestion";
 export { CITY_CENTRE } from "./geo-distance";

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import type https from "node:https";
 import path from "node:path";
 import webpush from "web-push";
 import type { AlertJob, ChannelSender } from "./alert-job";
@@ -26,6 +27,8 @@ export class PushSender implements ChannelSender {
   constructor(
     private readonly keys: VapidKeys,
     private readonly subject: string,
+    /** The outbound policy's HTTPS agent: every connection to a push service is checked. */
+    private readonly agent?: https.Agent,
   ) {}
 
   async send(job: AlertJob, timeoutMs: number): Promise<void> {
@@ -38,6 +41,7 @@ export class PushSender implements ChannelSender {
       },
       timeout: timeoutMs,
       TTL: 3600,
+      ...(this.agent ? { agent: this.agent } : {}),
     });
     if (res.statusCode < 200 || res.statusCode > 299)
       throw new Error(`push service answered ${res.statusCode}`);

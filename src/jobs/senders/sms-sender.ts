@@ -1,4 +1,4 @@
-import { postJson } from "../json-post";
+import { postJson, type PostAgents } from "../json-post";
 import type { AlertJob, ChannelSender } from "./alert-job";
 
 /**
@@ -9,7 +9,10 @@ import type { AlertJob, ChannelSender } from "./alert-job";
 export class SmsSender implements ChannelSender {
   readonly channel = "sms" as const;
 
-  constructor(private readonly gatewayUrl: string) {}
+  constructor(
+    private readonly gatewayUrl: string,
+    private readonly agents?: PostAgents,
+  ) {}
 
   send(job: AlertJob, timeoutMs: number): Promise<void> {
     const a = job.alert;
@@ -19,6 +22,7 @@ export class SmsSender implements ChannelSender {
       JSON.stringify({ to: job.uri.replace(/^tel:/, ""), message: text }),
       {},
       timeoutMs,
+      this.agents,
     );
   }
 }

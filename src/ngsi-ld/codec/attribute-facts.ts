@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { parseNTriples } from "../../rdf/ntriples/parse";
 import { NGSI_LD_GEOPROPERTY, NGSI_LD_HAS_VALUE, RDF_JSON, RDF_TYPE } from "../../rdf/vocab";
 import { ENTITY_META_MEMBERS } from "../model/attribute-kinds";

@@ -1,4 +1,4 @@
-import type { CompiledJsonLdContext, CompiledTerm } from "../../rdf/compile-context";
+import type { CompiledJsonLdContext, CompiledTerm } from "../../rdf/contexts/compile-context";
 import type { XLiteral, XNode, XValue } from "./expanded";
 import { nativeQuery, termQuery } from "./term-queries";
 

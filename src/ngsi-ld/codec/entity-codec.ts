@@ -1,5 +1,5 @@
-import { CompiledJsonLdContext } from "../../rdf/compile-context";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import { CompiledJsonLdContext } from "../../rdf/contexts/compile-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { parseNTriples } from "../../rdf/ntriples/parse";
 import { ntIri } from "../../rdf/ntriples/write";
 import { Compactor } from "./compact-node";

@@ -1,4 +1,4 @@
-import { type CompiledJsonLdContext, type CompiledTerm } from "../../rdf/compile-context";
+import { type CompiledJsonLdContext, type CompiledTerm } from "../../rdf/contexts/compile-context";
 import { ntBlank, ntIri, ntLangLiteral, ntLine, ntLiteral } from "../../rdf/ntriples/write";
 import {
   NGSI_LD_GEOPROPERTY,

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { RDF_JSON, XSD_BOOLEAN, XSD_DOUBLE, XSD_INTEGER } from "../../rdf/vocab";
 import { ATTRIBUTE_META_MEMBERS, ENTITY_META_MEMBERS } from "../model/attribute-kinds";
 import type { NgsiEntity } from "./types";

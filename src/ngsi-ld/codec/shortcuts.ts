@@ -1,4 +1,4 @@
-import { type CompiledJsonLdContext } from "../../rdf/compile-context";
+import { type CompiledJsonLdContext } from "../../rdf/contexts/compile-context";
 import { ntIri, ntLangLiteral, ntLine, ntLiteral } from "../../rdf/ntriples/write";
 import { ENTITY_META_MEMBERS as ENTITY_META_KEYS } from "../model/attribute-kinds";
 import {

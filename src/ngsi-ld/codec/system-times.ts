@@ -1,4 +1,4 @@
-import type { CompiledJsonLdContext } from "../../rdf/compile-context";
+import type { CompiledJsonLdContext } from "../../rdf/contexts/compile-context";
 import type { NtTriple } from "../../rdf/ntriples/terms";
 import { ntLine, ntLiteral } from "../../rdf/ntriples/write";
 import {

@@ -1,4 +1,4 @@
-import type { CompiledJsonLdContext, TermQuery } from "../../rdf/compile-context";
+import type { CompiledJsonLdContext, TermQuery } from "../../rdf/contexts/compile-context";
 import type { XValue } from "./expanded";
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { AttributeStats, DiscoveryIndex, TypeStats } from "./discovery-index";
 
 /**

@@ -1,5 +1,5 @@
 import { badRequest, notFound } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { nowIso } from "../model/datetime";
 import { attributeNames, datasetIdOf, Entity, instancesOf, setInstances, typesOf } from "../model/entity";
 import type { AttributeInstance } from "../model/normalize-attribute";

@@ -1,5 +1,5 @@
 import { AppError, toAppError } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { nowIso } from "../model/datetime";
 import { attributeNames, Entity, instancesOf, typesOf } from "../model/entity";
 import { findInstance, putInstance } from "./attribute-merge";

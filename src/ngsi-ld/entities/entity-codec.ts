@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { Entity } from "../model/entity";
 
 /**

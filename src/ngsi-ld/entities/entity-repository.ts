@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { CommitEvent, GraphStore, GraphWrite } from "../../store/graph-store";
 import type { EntityIndex } from "../../store/indexes/entity-index";
 import type { GraphCache } from "../../store/indexes/graph-cache";

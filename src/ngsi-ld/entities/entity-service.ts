@@ -1,5 +1,5 @@
 import { AppError, notFound } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { nowIso } from "../model/datetime";
 import { attributeNames, Entity, instancesOf, setInstances, typesOf } from "../model/entity";
 import { mergeInstance, findInstance, isNgsiLdNull, removeInstance } from "./attribute-merge";

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 import { entityAttributeFacts, type AttributeFact } from "../codec/attribute-facts";
 import { readsAsWritten } from "../codec/reads-as-written";

@@ -1,9 +1,11 @@
+import type { OutboundFetchFn } from "../../jobs/outbound-fetch";
+
 /**
  * The one HTTP client of distributed operations: every request the broker sends to a registered context
- * source goes through {@link csourceFetch}, which asks the outbound policy first (src/jobs/outbound-policy.ts,
+ * source goes through {@link csourceFetch}, over the outbound policy's fetch (src/jobs/outbound-fetch.ts,
  * the one notifications obey: no link-local or unspecified address, not the broker itself, loopback only
- * with OUTBOUND_ALLOW_LOOPBACK) with the addresses the host resolves to at send time, and follows no redirect
- * (one could lead where the policy refuses).
+ * with OUTBOUND_ALLOW_LOOPBACK), which checks the address each connection is made to, after name
+ * resolution; no redirect is followed (a 3xx is the source's answer).
  */
 
 /** One request to a context source. */
@@ -36,20 +38,12 @@ export class CsourceError extends Error {
   }
 }
 
-/** Throws when `url` may not be requested (OutboundPolicy.check). */
-export type OutboundCheck = (url: string) => Promise<void>;
-
 /**
  * Sends one request to a context source; resolves with any HTTP answer (the caller judges the status; a
- * redirect is one), rejects with a {@link CsourceError} when `allowed` refuses the URL, on a network error
- * or when `timeoutMs` passes first.
+ * redirect is one), rejects with a {@link CsourceError} when the outbound policy refuses the address, on a
+ * network error or when `timeoutMs` passes first.
  */
-export async function csourceFetch(req: CsourceRequest, allowed: OutboundCheck): Promise<CsourceResponse> {
-  try {
-    await allowed(req.url);
-  } catch (e) {
-    throw new CsourceError((e as Error).message);
-  }
+export async function csourceFetch(req: CsourceRequest, fetch: OutboundFetchFn): Promise<CsourceResponse> {
   const signal = AbortSignal.timeout(req.timeoutMs);
   try {
     const res = await fetch(req.url, {
@@ -57,7 +51,6 @@ export async function csourceFetch(req: CsourceRequest, allowed: OutboundCheck):
       headers: req.headers,
       body: req.body,
       signal,
-      redirect: "manual",
     });
     const text = await res.text();
     const headers: Record<string, string> = {};
@@ -65,7 +58,7 @@ export async function csourceFetch(req: CsourceRequest, allowed: OutboundCheck):
     return { status: res.status, headers, text };
   } catch (e) {
     if (signal.aborted) throw new CsourceError(`no answer within ${req.timeoutMs} ms`, undefined, true);
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    throw new CsourceError(`request failed: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+    const reason = (e as Error).message.replace(/^request to .* failed, reason: /, "");
+    throw new CsourceError(`request failed: ${(e as { code?: string }).code ?? reason}`);
   }
 }

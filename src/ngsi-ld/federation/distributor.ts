@@ -1,13 +1,8 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { OutboundFetchFn } from "../../jobs/outbound-fetch";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { canonicalName } from "../model/canonical-names";
 import type { EntityFilter } from "../query/query-filter";
-import {
-  csourceFetch,
-  CsourceError,
-  type CsourceRequest,
-  type CsourceResponse,
-  type OutboundCheck,
-} from "./csource-client";
+import { csourceFetch, CsourceError, type CsourceRequest, type CsourceResponse } from "./csource-client";
 import type { ShownEntity, SourceAnswer } from "./merge-entities";
 import { modeOf, type Operation } from "./registration";
 import { registrationMatches, type CompiledRegistration } from "./registration-match";
@@ -20,8 +15,8 @@ export interface DistributorOptions {
   brokerId: string;
   /** Timeout of a request to a source whose registration sets no `management.timeout`, ms. */
   timeoutMs: number;
-  /** The outbound policy, asked before each request (a source refused there is a failure, §4.3.6). */
-  allowed: OutboundCheck;
+  /** The outbound policy's fetch (a source refused there is a failure, §4.3.6). */
+  fetch: OutboundFetchFn;
 }
 
 /** What the incoming request passes on to the sources. */
@@ -146,7 +141,7 @@ export class Distributor {
         body: req.body,
         timeoutMs: reg.management?.timeout ?? this.opts.timeoutMs,
       },
-      this.opts.allowed,
+      this.opts.fetch,
     );
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DeliveryResult, NotificationQueue } from "../../jobs/notification-job";
+import type { OutboundFetchFn } from "../../jobs/outbound-fetch";
 import type { OutboundPolicy } from "../../jobs/outbound-policy";
 import type { GraphStore } from "../../store/graph-store";
 import { SubscriptionIndex } from "../subscriptions/subscription-index";
@@ -23,7 +24,9 @@ export interface FederationDeps {
    * Where the broker's requests may go: registrations and csource subscriptions naming a refused endpoint
    * are 400, and each request to a source is checked at send time.
    */
-  outbound: Pick<OutboundPolicy, "refusalOf" | "check">;
+  outbound: Pick<OutboundPolicy, "refusalResolved">;
+  /** The outbound policy's fetch: every request to a source goes through it. */
+  fetch: OutboundFetchFn;
   log(level: "info" | "warn" | "error", msg: string, fields?: object): void;
 }
 
@@ -47,7 +50,7 @@ export async function openFederation(deps: FederationDeps): Promise<Federation> 
     new RegistrationRepository(deps.store),
     deps.compile,
     (msg, f) => deps.log("warn", msg, f),
-    (url) => deps.outbound.refusalOf(url),
+    (url) => deps.outbound.refusalResolved(url),
   );
   await registrations.load();
   const csourceSubscriptions = new SubscriptionService(
@@ -55,7 +58,7 @@ export async function openFederation(deps: FederationDeps): Promise<Federation> 
     new SubscriptionIndex(),
     deps.compile,
     (msg, f) => deps.log("warn", msg, f),
-    (url) => deps.outbound.refusalOf(url),
+    (url) => deps.outbound.refusalResolved(url),
   );
   await csourceSubscriptions.load();
   const notifier = new CsourceNotifier({
@@ -67,7 +70,7 @@ export async function openFederation(deps: FederationDeps): Promise<Federation> 
   const distributor = new Distributor(registrations, {
     brokerId: deps.brokerId ?? `citygraph-${randomUUID()}`,
     timeoutMs: deps.timeoutMs,
-    allowed: (url) => deps.outbound.check(url),
+    fetch: deps.fetch,
   });
   return {
     registrations,

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { canonicalName } from "../model/canonical-names";
 import type { EntityFilter } from "../query/query-filter";
 import { infoMatches, type CompiledInfo, type CompiledRegistration } from "./registration-match";
@@ -68,6 +68,35 @@ export function narrowedQuery(
     else params.push(["attrs", attrs]);
   }
   return queryString(params);
+}
+
+/**
+ * A POST /entityOperations/query body (§5.2.23 Query) as an exclusive registration's source is asked it,
+ * narrowed as {@link narrowedQuery} narrows a query string: EntitySelectors without `id` or `idPattern`
+ * get the registered ids, `attrs` keeps the asked attributes the registration provides (all of them
+ * when none are asked).
+ */
+export function narrowedBatchQuery(
+  cr: CompiledRegistration,
+  filter: EntityFilter,
+  body: Record<string, unknown>,
+  ctx: CompiledContext,
+): Record<string, unknown> {
+  const infos = cr.infos.filter((i) => infoMatches(i, filter));
+  const out = { ...body };
+  const ids = idsOf(infos);
+  if (ids && Array.isArray(body.entities)) {
+    out.entities = (body.entities as Record<string, unknown>[]).flatMap((sel) =>
+      sel.id !== undefined || sel.idPattern !== undefined ? [sel] : ids.map((id) => ({ ...sel, id })),
+    );
+  }
+  const names = namesOf(infos);
+  if (names) {
+    const provided = new Set(names);
+    const asked = filter.attrs?.iris;
+    out.attrs = (asked ? asked.filter((n) => provided.has(n)) : names).map((iri) => canonicalName(ctx, iri));
+  }
+  return out;
 }
 
 /** The types the registration names for entity `id`, compacted with `ctx`. */

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { leavesOf } from "../query/expression";
 import { matchesGeoQuery } from "../query/geo";
 import type { EntityFilter, EntitySelector } from "../query/query-filter";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AppError, badRequest, notFound } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { nowIso } from "../model/datetime";
 import { isAbsoluteUri } from "../model/uri";
 import { parseRegistration, patchRegistration } from "./parse-registration";
@@ -32,13 +32,15 @@ export class RegistrationService {
     private readonly repo: RegistrationRepository,
     private readonly compile: ContextCompiler,
     private readonly log: (msg: string, fields?: object) => void = () => undefined,
-    /** Why an endpoint may not be requested (the outbound policy, without resolving names), or undefined. */
-    private readonly endpointRefusal: (url: string) => string | undefined = () => undefined,
+    /** Why an endpoint may not be requested (the outbound policy, its name resolved), or undefined. */
+    private readonly endpointRefusal: (
+      url: string,
+    ) => Promise<string | undefined> | string | undefined = () => undefined,
   ) {}
 
   /** 400 if the outbound policy refuses the registration's endpoint (link-local, the broker itself, denied). */
-  private checkEndpoint(endpoint: string): void {
-    const why = this.endpointRefusal(endpoint);
+  private async checkEndpoint(endpoint: string): Promise<void> {
+    const why = await this.endpointRefusal(endpoint);
     if (why) throw badRequest(`endpoint ${endpoint} is not allowed: ${why}`, { member: "endpoint" });
   }
 
@@ -73,7 +75,7 @@ export class RegistrationService {
       throw new AppError("AlreadyExists", `Registration ${id} already exists`, { id });
     }
     const record: RegistrationRecord = { tenant, reg: parseRegistration(body, id, nowIso()), context };
-    this.checkEndpoint(record.reg.endpoint);
+    await this.checkEndpoint(record.reg.endpoint);
     const cr = compileRegistration(record, ctx);
     this.reserved.add(key);
     try {
@@ -121,7 +123,7 @@ export class RegistrationService {
   ): Promise<void> {
     const current = this.get(tenant, id);
     const reg = patchRegistration(current.record.reg, fragment, nowIso());
-    if (reg.endpoint !== current.record.reg.endpoint) this.checkEndpoint(reg.endpoint);
+    if (reg.endpoint !== current.record.reg.endpoint) await this.checkEndpoint(reg.endpoint);
     const useNew = context !== undefined;
     const record: RegistrationRecord = { tenant, reg, context: useNew ? context : current.record.context };
     const cr = compileRegistration(record, useNew ? ctx : current.ctx);

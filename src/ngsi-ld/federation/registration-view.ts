@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { RegistrationInfo } from "./registration";
 import type { CompiledRegistration } from "./registration-match";
 

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { EntityFilter } from "../query/query-filter";
 import type { Distributor, Forwarding, SourceFailure, WriteRequest } from "./distributor";
 import { batchQueryParams, retrievalAsBatchQuery, retrievalAsQuery } from "./forwarded-query";

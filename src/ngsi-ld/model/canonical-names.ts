@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { ATTRIBUTE_META_MEMBERS } from "./attribute-kinds";
 import { attributeNames, Entity } from "./entity";
 import { refuseReserved } from "./reserved";

@@ -1,5 +1,5 @@
 import { badRequest } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { ENTITY_META_MEMBERS } from "../model/attribute-kinds";
 import { canonicalName } from "../model/canonical-names";
 import { isAbsoluteUri } from "../model/uri";

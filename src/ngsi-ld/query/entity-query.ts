@@ -1,6 +1,6 @@
 import { AppError } from "../../errors";
 import { compileUserPattern, type UserPattern } from "./user-pattern";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { Entity } from "../model/entity";
 import { FALSE, MAYBE, Tri } from "./expression";
 import type { EntityViewCache } from "./entity-view-cache";

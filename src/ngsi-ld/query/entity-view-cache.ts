@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 import type { EntityRepository } from "../entities/entity-repository";
 import type { Entity } from "../model/entity";

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { UserPattern } from "./user-pattern";
 import { Entity, instancesOf, typesOf } from "../model/entity";
 import { matchesGeoQuery, type GeoQuery } from "./geo";

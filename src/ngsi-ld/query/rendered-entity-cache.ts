@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 
 /** Bytes counted per cached text besides its bytes (map entries, key string, Buffer and ArrayBuffer objects). */

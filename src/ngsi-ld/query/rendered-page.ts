@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { renderedJson, renderOptionsKey } from "../render/rendered-json";
 import type { RenderOptions } from "../render/render-options";
 import { pageEntities, type QueryPageIds, type QuerySources } from "./entity-query";

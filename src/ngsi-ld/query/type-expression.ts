@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { isValidName } from "../model/uri";
 import { evaluate, Expr, mapLeaves, parseExpression, syntaxError } from "./expression";
 

@@ -23,9 +23,11 @@ export function parseLang(raw: string): string[] {
  * Returns the value and the tag chosen.
  */
 export function pickLanguage(
-  map: Record<string, unknown>,
+  map: Record<string, unknown> | undefined,
   prefs: string[],
 ): { value: unknown; lang: string | undefined } {
+  // an empty languageMap is read back from the graph as none at all
+  if (map === undefined) return { value: undefined, lang: undefined };
   for (const p of prefs) {
     if (p === "*") break;
     if (p in map) return { value: map[p], lang: p };

@@ -59,7 +59,7 @@ function inDatasets(i: AttributeInstance, ids: ReadonlySet<string> | undefined):
 export function renderInstance(inst: AttributeInstance, opts: RenderOptions): unknown {
   let i = inst;
   if (opts.lang && i.type === "LanguageProperty") {
-    const { value, lang } = pickLanguage(i.languageMap as Record<string, unknown>, opts.lang);
+    const { value, lang } = pickLanguage(i.languageMap as Record<string, unknown> | undefined, opts.lang);
     const { languageMap: _m, ...rest } = i;
     i = { ...rest, type: "Property", value, ...(lang && lang !== "@none" ? { lang } : {}) };
   }

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { canonicalName } from "../model/canonical-names";
 import { buildFilter } from "../query/build-filter";
 import type { GeoQueryParams } from "../query/geo";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { CORE_CONTEXT_URL } from "../../rdf/context-core";
-import { contextLinkHeader } from "../../rdf/context-link";
+import { CORE_CONTEXT_URL } from "../../rdf/contexts/core";
+import { contextLinkHeader } from "../../rdf/contexts/link";
 import type { NotificationJob } from "../../jobs/notification-job";
 import type { SubscriptionRecord } from "./subscription";
 
@@ -62,6 +62,7 @@ export function notificationJob(
   if (tenant) headers["NGSILD-Tenant"] = tenant;
   for (const { key, value } of ep.receiverInfo ?? []) headers[key] = value;
   const job: NotificationJob = { tenant, subscriptionId: sub.id, uri: ep.uri, headers, body };
+  if (sub.createdAt) job.subscriptionCreatedAt = sub.createdAt;
   if (ep.notifierInfo) job.notifierInfo = ep.notifierInfo;
   return job;
 }

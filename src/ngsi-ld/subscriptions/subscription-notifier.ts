@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { CommitEvent } from "../../store/graph-store";
 import type { DeliveryResult, NotificationJob, NotificationQueue } from "../../jobs/notification-job";
 import { entityChangeOf, type EntityChangeMeta } from "../entities/entity-repository";

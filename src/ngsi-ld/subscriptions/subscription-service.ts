@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError, notFound } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { NotificationJob } from "../../jobs/notification-job";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { nowIso } from "../model/datetime";
 import { isAbsoluteUri } from "../model/uri";
 import { checkIdLength } from "../model/limits";
@@ -37,7 +38,9 @@ export class SubscriptionService {
     private readonly compile: ContextCompiler,
     private readonly log: (msg: string, fields?: object) => void = () => undefined,
     /** Why an endpoint URI may not be notified (the outbound policy), or undefined. */
-    private readonly endpointRefusal: (uri: string) => string | undefined = () => undefined,
+    private readonly endpointRefusal: (
+      uri: string,
+    ) => Promise<string | undefined> | string | undefined = () => undefined,
     /** Where delivery attempts are logged as they end, so that their counts survive a kill. */
     private readonly deliveries?: DeliveryLog,
   ) {}
@@ -49,9 +52,9 @@ export class SubscriptionService {
   }
 
   /** 400 if the outbound policy refuses the endpoint (the broker itself, link-local, denied). */
-  private checkEndpoint(record: SubscriptionRecord): void {
+  private async checkEndpoint(record: SubscriptionRecord): Promise<void> {
     const uri = record.sub.notification.endpoint.uri;
-    const why = this.endpointRefusal(uri);
+    const why = await this.endpointRefusal(uri);
     if (why) {
       throw badRequest(`notification.endpoint.uri ${uri} is not allowed: ${why}`, {
         member: "notification.endpoint.uri",
@@ -131,7 +134,7 @@ export class SubscriptionService {
       stats: { timesSent: 0, timesFailed: 0 },
       owner,
     };
-    this.checkEndpoint(record);
+    await this.checkEndpoint(record);
     const cs = await this.compiled(record, ctx);
     this.reserved.add(key);
     try {
@@ -180,12 +183,23 @@ export class SubscriptionService {
       stats: current.stats,
       owner: current.owner,
     };
-    this.checkEndpoint(record);
+    await this.checkEndpoint(record);
     const cs = await this.compiled(record, useNew ? ctx : await this.compile(current.context));
     if (this.deliveries) record.stats.logGen = this.deliveries.rotate();
     await this.repo.save(tenant, [record]);
     this.dirty.delete(current);
     this.put(cs);
+  }
+
+  /**
+   * True while the subscription a notification job was made for exists (the same one: not deleted, nor
+   * deleted and made again under its id). Deletion takes it out before the DELETE is answered.
+   */
+  holds(job: Pick<NotificationJob, "tenant" | "subscriptionId" | "subscriptionCreatedAt">): boolean {
+    const cs = this.index.get(job.tenant, job.subscriptionId);
+    return (
+      cs !== undefined && (job.subscriptionCreatedAt ?? cs.record.sub.createdAt) === cs.record.sub.createdAt
+    );
   }
 
   /** §5.8.5: deletes a subscription; 404 if unknown or outside `scope`. */

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { DEFAULT_TRIGGERS, subscriptionStatus, type SubscriptionRecord } from "./subscription";
 
 /**

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { ATTRIBUTE_META_MEMBERS } from "../model/attribute-kinds";
 import { epochMs } from "../model/datetime";
 import type { AttributeInstance } from "../model/normalize-attribute";

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { Accumulator } from "./aggregate";
 import { isoTime, rowToInstance, rowValue } from "./instance-codec";
 import type { Bucket, RollupSeries } from "./rollup-series";

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import { NGSI_LD } from "../../rdf/vocab";
 import type { Entity } from "../model/entity";
 import type { AttributeInstance } from "../model/normalize-attribute";

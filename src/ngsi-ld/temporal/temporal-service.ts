@@ -1,5 +1,5 @@
 import { notFound } from "../../errors";
-import type { CompiledContext } from "../../rdf/compiled-context";
+import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { GraphStore } from "../../store/graph-store";
 import { HistoryLog } from "../../store/history/history-log";
 import type { EntityChangeMeta } from "../entities/entity-repository";

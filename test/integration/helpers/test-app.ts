@@ -65,7 +65,12 @@ export async function http(
   const res = await fetch(base + p, {
     method,
     headers: h,
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    body:
+      body === undefined
+        ? undefined
+        : typeof body === "string" || body instanceof Uint8Array
+          ? body
+          : JSON.stringify(body),
   });
   const text = await res.text();
   let parsed: unknown = undefined;

@@ -14,7 +14,7 @@ import jsonld from "jsonld";
 import { DataFactory, Store, Parser, type Quad, type Term } from "n3";
 import { projectRoot } from "../../../src/demo/seed/project-root";
 import { TRAFFIC_CONTEXT_URL, TRAFFIC_SHORTCUT_ALIASES } from "../../../src/domain/vocabulary";
-import { CORE_CONTEXT_URL as NGSI_LD_CORE_CONTEXT_URL } from "../../../src/rdf/context-core";
+import { CORE_CONTEXT_URL as NGSI_LD_CORE_CONTEXT_URL } from "../../../src/rdf/contexts/core";
 
 const { namedNode, literal, quad, blankNode, defaultGraph } = DataFactory;
 const NGSI = "https://uri.etsi.org/ngsi-ld/";

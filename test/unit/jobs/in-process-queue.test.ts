@@ -26,6 +26,29 @@ describe("in-process notification queue", () => {
     expect([1, 2, 3, 4, 5].map((n) => retryDelay(n, settings))).to.deep.equal([10, 20, 40, 40, 40]);
   });
 
+  it("drops a job no longer wanted when its retry comes: not sent, no result, not dead", async () => {
+    let wanted = true;
+    const sent: string[] = [];
+    const results: DeliveryResult[] = [];
+    const q = new InProcessQueue(
+      async (j) => {
+        sent.push(j.body);
+        throw new Error("down");
+      },
+      { ...settings, backoffMs: 30 },
+      (r) => results.push(r),
+      () => wanted,
+    );
+    await q.enqueue([job(1)]);
+    await until(() => results.length === 1);
+    wanted = false; // its subscription is deleted while the retry waits
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sent).to.deep.equal(["1"]);
+    expect(results).to.have.length(1);
+    expect(await q.counts()).to.deep.include({ delayed: 0, dead: 0, waiting: 0, active: 0 });
+    await q.close();
+  });
+
   it("retries a failing delivery until it succeeds, and reports each attempt", async () => {
     const tries = new Map<string, number>();
     const results: DeliveryResult[] = [];

@@ -6,7 +6,7 @@ import { StatusLine } from "../ui/status";
 import { AlertsView } from "./alerts-view";
 import { MapView } from "./map-view";
 import { ReviewsView } from "./reviews-view";
-import { sparqlView } from "./sparql-view";
+import { SparqlView } from "./sparql-view";
 
 type Route = "map" | "reviews" | "alerts" | "sparql";
 const ROUTES: { id: Route; label: string }[] = [
@@ -27,6 +27,7 @@ export class AppShell {
   private readonly map: MapView;
   private readonly alerts = new AlertsView(this.status);
   private readonly reviews: ReviewsView;
+  private readonly sparql: SparqlView;
   private readonly views: Record<Route, HTMLElement>;
   private readonly links = new Map<Route, HTMLAnchorElement>();
   private readonly onHash = () => this.route();
@@ -41,7 +42,13 @@ export class AppShell {
       },
       authorizedImage,
     );
-    this.views = { map: this.map.el, reviews: this.reviews.el, alerts: this.alerts.el, sparql: sparqlView() };
+    this.sparql = new SparqlView(config.sparqlPrefixes);
+    this.views = {
+      map: this.map.el,
+      reviews: this.reviews.el,
+      alerts: this.alerts.el,
+      sparql: this.sparql.el,
+    };
     const nav = h("nav", { class: "main-nav", "aria-label": "Views" });
     for (const r of ROUTES) {
       if (r.id === "reviews" && !session.canReview()) continue;
@@ -92,5 +99,6 @@ export class AppShell {
     if (route === "map") this.map.shown();
     if (route === "alerts") void this.alerts.refresh();
     if (route === "reviews") void this.reviews.refresh();
+    if (route === "sparql") this.sparql.shown();
   }
 }

@@ -1,5 +1,5 @@
 import { badRequest } from "../../../errors";
-import type { CompiledContext } from "../../../rdf/compiled-context";
+import type { CompiledContext } from "../../../rdf/contexts/compiled-context";
 import { canonicalName } from "../../model/canonical-names";
 import { geometryError } from "../../model/geojson";
 import { isValidName } from "../../model/uri";

@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../../rdf/compiled-context";
+import type { CompiledContext } from "../../../rdf/contexts/compiled-context";
 import type { CommitEvent, GraphStore } from "../../../store/graph-store";
 import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
 import { writtenEntity } from "../../entities/written-entity";

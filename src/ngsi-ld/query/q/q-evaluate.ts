@@ -1,4 +1,4 @@
-import type { CompiledContext } from "../../../rdf/compiled-context";
+import type { CompiledContext } from "../../../rdf/contexts/compiled-context";
 import { ATTRIBUTE_META_MEMBERS, ATTRIBUTE_VALUE_MEMBER, isAttributeKind } from "../../model/attribute-kinds";
 import { canonicalName } from "../../model/canonical-names";
 import { Entity, instancesOf } from "../../model/entity";

@@ -35,7 +35,11 @@ describe("dashboard static files", () => {
 
   it("puts the client configuration into the page, escaped for an attribute", () => {
     const html = '<meta name="citygraph-config" content="__CITYGRAPH_CONFIG__" />';
-    const out = injectConfig(html, { tilesUrl: 'https://t/{z}/{x}/{y}.png?a="<b>"&c', authRequired: true });
+    const out = injectConfig(html, {
+      tilesUrl: 'https://t/{z}/{x}/{y}.png?a="<b>"&c',
+      authRequired: true,
+      sparqlPrefixes: { traffic: "https://w3id.org/citygraph/traffic#" },
+    });
     const content = /content="([^"]*)"/.exec(out)![1];
     expect(content).to.not.match(/[<"]/);
     const decoded = content
@@ -45,6 +49,7 @@ describe("dashboard static files", () => {
     expect(JSON.parse(decoded)).to.deep.equal({
       tilesUrl: 'https://t/{z}/{x}/{y}.png?a="<b>"&c',
       authRequired: true,
+      sparqlPrefixes: { traffic: "https://w3id.org/citygraph/traffic#" },
     });
   });
 });

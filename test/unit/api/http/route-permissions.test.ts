@@ -29,6 +29,16 @@ describe("api/http/route-permissions", () => {
     expect(accessOf("POST", "/api/v1/auth/logout", t)).to.equal("optional");
   });
 
+  it("ignores trailing slashes as the routers do, and matches case as they do", () => {
+    expect(accessOf("DELETE", "/ngsi-ld/v1/entities/", t)).to.equal("admin");
+    expect(accessOf("DELETE", "/ngsi-ld/v1/entities//", t)).to.equal("admin");
+    expect(accessOf("GET", "/ngsi-ld/v1/subscriptions/", t)).to.equal("write");
+    expect(accessOf("POST", "/sparql/", t)).to.equal("read");
+    expect(accessOf("GET", "/v1/admin/", t)).to.equal("admin");
+    expect(accessOf("GET", "/ngsi-ld/v1/Subscriptions", t)).to.equal("read"); // no route has this spelling
+    expect(accessOf("GET", "//", t)).to.equal("open");
+  });
+
   it("lets a face's own lines come first", () => {
     const own = [{ method: "POST", path: /^\/v1\/cameras\/[^/]+\/ping$/, access: "read" as const }];
     expect(accessOf("POST", "/v1/cameras/c1/ping", [...own, ...t])).to.equal("read");

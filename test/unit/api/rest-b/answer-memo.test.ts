@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { AnswerMemo } from "../../../../src/api/rest-b/answer-memo";
-import { HistoryVersions } from "../../../../src/domain/traffic/history-versions";
+import { HistoryVersions } from "../../../../src/domain/traffic/projection/history-versions";
 
 describe("api/rest-b answer memo and domain history versions", () => {
   it("renders once per key and gives the kept text after", () => {

@@ -4,7 +4,7 @@ import type { AccidentState, LiveModel } from "../../../../src/domain/live/live-
 import { LocalLiveBus } from "../../../../src/events/live-bus";
 import type { LiveEvent, ZoneTrafficEventData } from "../../../../src/events/live-event";
 import type { Entity } from "../../../../src/ngsi-ld/model/entity";
-import type { CompiledContext } from "../../../../src/rdf/compiled-context";
+import type { CompiledContext } from "../../../../src/rdf/contexts/compiled-context";
 import type { CommitEvent } from "../../../../src/store/graph-store";
 
 /** A model over plain test entities: {id, type, severity, status, zone, speed, t}. */

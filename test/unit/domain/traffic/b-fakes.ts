@@ -1,5 +1,5 @@
-import type { HistoryReader } from "../../../../src/domain/traffic/history-reader";
-import type { TrafficProjection } from "../../../../src/domain/traffic/traffic-projection";
+import type { HistoryReader } from "../../../../src/domain/traffic/projection/history-reader";
+import type { TrafficProjection } from "../../../../src/domain/traffic/projection/traffic-projection";
 import type { Accident } from "../../../../src/domain/traffic";
 
 export const MIN = 60_000;

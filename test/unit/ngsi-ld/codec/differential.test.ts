@@ -7,7 +7,7 @@ import {
   type NgsiEntity,
 } from "../../../../src/ngsi-ld/codec";
 import { canonicalJson } from "../../../../src/ngsi-ld/codec/literals";
-import { compileContext } from "../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../src/rdf/contexts/compile-context";
 import * as oxigraph from "oxigraph";
 import { generateEntity, Rng } from "./entity-generator";
 import { CORE_URL, ETSI_URL, documentLoader, loadContext } from "./local-contexts";

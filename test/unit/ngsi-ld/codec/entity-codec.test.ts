@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { entityToTriples, triplesToEntity, type NgsiEntity } from "../../../../src/ngsi-ld/codec";
-import { compileContext } from "../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../src/rdf/contexts/compile-context";
 import { CORE_URL, loadContext } from "./local-contexts";
 
 describe("entity codec (ETSI GS CIM 009 §5.5.7; fast JSON-LD path)", () => {

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { entityToTriples, type NgsiEntity } from "../../../../src/ngsi-ld/codec";
 import { DiscoveryIndex } from "../../../../src/ngsi-ld/discovery/discovery-index";
 import { ENTITY_META_MEMBERS } from "../../../../src/ngsi-ld/model/attribute-kinds";
-import { compileContext } from "../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../src/rdf/contexts/compile-context";
 import type { GraphStore } from "../../../../src/store/graph-store";
 import { EntityIndex } from "../../../../src/store/indexes/entity-index";
 import { generateEntity, Rng } from "../codec/entity-generator";

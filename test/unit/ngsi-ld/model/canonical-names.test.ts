@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { canonicalizeEntity } from "../../../../src/ngsi-ld/model/canonical-names";
 import type { Entity } from "../../../../src/ngsi-ld/model/entity";
-import { compileContext } from "../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../src/rdf/contexts/compile-context";
 import { CORE_URL, loadContext } from "../codec/local-contexts";
 
 const ctx = compileContext([

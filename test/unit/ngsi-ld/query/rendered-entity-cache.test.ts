@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { RenderedEntityCache } from "../../../../src/ngsi-ld/query/rendered-entity-cache";
-import type { CompiledContext } from "../../../../src/rdf/compiled-context";
+import type { CompiledContext } from "../../../../src/rdf/contexts/compiled-context";
 
 describe("ngsi-ld/query rendered entity cache", () => {
   const commit = (tenant: string, graph: string) => ({

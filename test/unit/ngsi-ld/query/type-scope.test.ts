@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { AppError } from "../../../../src/errors";
 import { matchesScopeQuery, parseScopeQuery } from "../../../../src/ngsi-ld/query/scope-query";
 import { matchesTypes, parseTypeExpression } from "../../../../src/ngsi-ld/query/type-expression";
-import { compileContext } from "../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../src/rdf/contexts/compile-context";
 import { CORE_URL, loadContext } from "../codec/local-contexts";
 
 const ctx = compileContext([

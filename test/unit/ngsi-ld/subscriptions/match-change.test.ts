@@ -5,7 +5,7 @@ import { diffEntity, notifiedEntity } from "../../../../src/ngsi-ld/subscription
 import { matchChange } from "../../../../src/ngsi-ld/subscriptions/match-change";
 import { parseSubscription } from "../../../../src/ngsi-ld/subscriptions/parse-subscription";
 import { SubscriptionIndex } from "../../../../src/ngsi-ld/subscriptions/subscription-index";
-import { compileContext } from "../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../src/rdf/contexts/compile-context";
 import { CORE_URL, loadContext } from "../codec/local-contexts";
 
 const ctx = compileContext([

@@ -5,7 +5,7 @@ import {
   parseSubscription,
   patchSubscription,
 } from "../../../../src/ngsi-ld/subscriptions/parse-subscription";
-import { compileContext } from "../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../src/rdf/contexts/compile-context";
 import { CORE_URL, loadContext } from "../codec/local-contexts";
 
 const ctx = compileContext([loadContext(CORE_URL)]);

@@ -6,7 +6,7 @@ import {
   type GeoQuery,
   type Geometry,
 } from "../../../../../src/ngsi-ld/query/geo";
-import { compileContext } from "../../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../../src/rdf/contexts/compile-context";
 import type { CommitEvent, GraphStore } from "../../../../../src/store/graph-store";
 import { Rng } from "../../codec/entity-generator";
 import { CORE_URL, loadContext } from "../../codec/local-contexts";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { AppError } from "../../../../../src/errors";
 import { parseGeoQuery, type GeoQueryParams } from "../../../../../src/ngsi-ld/query/geo";
-import { compileContext } from "../../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../../src/rdf/contexts/compile-context";
 import { CORE_URL, loadContext } from "../../codec/local-contexts";
 
 const ctx = compileContext([loadContext(CORE_URL)]);

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { Entity } from "../../../../../src/ngsi-ld/model/entity";
 import { parseQ } from "../../../../../src/ngsi-ld/query/q/q-parser";
 import { matchesQ, resolveQ } from "../../../../../src/ngsi-ld/query/q/q-evaluate";
-import { compileContext } from "../../../../../src/rdf/compile-context";
+import { compileContext } from "../../../../../src/rdf/contexts/compile-context";
 import { CORE_URL, loadContext } from "../../codec/local-contexts";
 
 const ctx = compileContext([

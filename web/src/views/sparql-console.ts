@@ -1,0 +1,65 @@
+import Yasgui from "@zazuko/yasgui";
+import { session } from "../api/session";
+import { SPARQL_EXAMPLES, exampleQuery } from "./sparql-examples";
+
+/** The name of the prefix completer that offers the service's own prefixes before the bundled ones. */
+const PREFIX_COMPLETER = "citygraph-prefixes";
+
+/**
+ * Mounts YASGUI in `host`: the SPARQL editor (highlighting, syntax errors, prefix completion) and the
+ * result viewer (sortable, paged table, CSV download), one tab per example query, every request to
+ * this service's `/sparql` with the session's token. Nothing is kept in the browser's storage (queries
+ * may belong to another user of the same browser) and nothing is fetched from other hosts.
+ */
+export function mountSparqlConsole(host: HTMLElement, prefixes: Record<string, string>): Yasgui {
+  registerPrefixCompleter(prefixes);
+  const endpoint = new URL("/sparql", location.href).href;
+  const yasgui = new Yasgui(host, {
+    persistenceId: null,
+    autoAddOnInit: false,
+    populateFromUrl: false,
+    copyEndpointOnNewTab: true,
+    endpointCatalogueOptions: { getData: () => [{ endpoint }] },
+    requestConfig: {
+      endpoint,
+      method: "POST",
+      acceptHeaderSelect: "application/sparql-results+json",
+      acceptHeaderGraph: "text/turtle",
+      headers: (): Record<string, string> => {
+        const token = session.token();
+        return token ? { Authorization: `Bearer ${token}` } : {};
+      },
+    },
+    yasqe: { autocompleters: [PREFIX_COMPLETER, "variables"], persistenceId: null },
+    yasr: { persistenceId: null, prefixes },
+  });
+  for (const [i, ex] of SPARQL_EXAMPLES.entries()) {
+    yasgui.addTab(i === 0, {
+      name: ex.label,
+      yasqe: { value: exampleQuery(ex.query) },
+      requestConfig: { endpoint } as never,
+    });
+  }
+  return yasgui;
+}
+
+/** A fork of YASQE's prefix completer: the service's prefixes first, then the bundled list, no network. */
+function registerPrefixCompleter(prefixes: Record<string, string>): void {
+  const Yasqe = Yasgui.Yasqe;
+  if (Yasqe.Autocompleters[PREFIX_COMPLETER]) return;
+  const bundled = Yasqe.Autocompleters.prefixes!;
+  const ours = Object.entries(prefixes).map(([p, iri]) => `${p}: <${iri}>`);
+  Yasqe.forkAutocompleter(
+    "prefixes",
+    {
+      ...bundled,
+      name: PREFIX_COMPLETER,
+      persistenceId: undefined,
+      get: async (yasqe) => {
+        const rest = await bundled.get(yasqe);
+        return [...ours, ...rest.filter((line) => !(line.split(":")[0] in prefixes))];
+      },
+    },
+    false,
+  );
+}
