@@ -7,20 +7,27 @@ import { errorMiddleware } from "../api/http/error-middleware";
 import { canonicalPathMiddleware } from "../api/http/canonical-path";
 import { faceMarker, faceSelector, onlyUnder, renderers, type FaceMount } from "../api/http/faces";
 import { requestId } from "../api/http/request-id";
+import { securityHeaders, type SecurityHeaderOptions } from "../api/http/security-headers";
 import type { Config } from "../config/config";
 import { AppError } from "../errors";
 import type { Logger } from "../log/logger";
 import type { Face } from "./faces/face";
 
 /**
- * The request pipeline every face shares (docs/design.md "The request pipeline"): request id -> access
- * log -> face selection -> the face's error renderer -> canonical path (400 for a malformed one) ->
- * `gates` (auth, then rate limit) -> the faces' routes -> 404.
+ * The request pipeline every face shares (docs/design.md "The request pipeline"): browser security
+ * headers -> request id -> access log -> face selection -> the face's error renderer -> canonical path
+ * (400 for a malformed one) -> `gates` (auth, then rate limit) -> the faces' routes -> 404.
  */
-export function buildHttpApp(log: Logger, faces: readonly Face[], gates: readonly Middleware[] = []): Koa {
+export function buildHttpApp(
+  log: Logger,
+  faces: readonly Face[],
+  gates: readonly Middleware[] = [],
+  headers: SecurityHeaderOptions = {},
+): Koa {
   const app = new Koa();
   app.proxy = false;
   const mounts = faces.map((f) => f.mount).filter((m): m is FaceMount => m !== undefined);
+  app.use(securityHeaders(headers));
   app.use(requestId());
   app.use(accessLog(log));
   const markFace = faceMarker(mounts);

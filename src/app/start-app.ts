@@ -9,6 +9,7 @@ import type { Logger } from "../log/logger";
 import type { GraphStore } from "../store/graph-store";
 import { openAuth } from "../auth/open-auth";
 import { routeAccessGate } from "../api/rest/route-access";
+import { tileOrigins } from "../api/http/security-headers";
 import { authGates } from "./auth";
 import { openContexts } from "./contexts";
 import { dashboardFace } from "./faces/dashboard-face";
@@ -75,7 +76,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);
-  const pushAuth = liveAuth(auth);
+  const pushAuth = liveAuth(auth, config.live.maxSocketsPerPrincipal);
   const faces = [
     rootFace(storage, subs, federation),
     sparqlFace(config, log, pipeline),
@@ -89,7 +90,12 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     graphqlFace(config, log, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),
     dashboardFace(config, auth !== undefined),
   ];
-  const { server, url } = await listen(config, buildHttpApp(log, faces, authGates(auth, faces)));
+  const { server, url } = await listen(
+    config,
+    buildHttpApp(log, faces, authGates(auth, faces), {
+      imageOrigins: tileOrigins(config.dashboard.tilesUrl),
+    }),
+  );
   outbound.addOwnPort(Number(new URL(url).port));
   routeUpgrades(server, faces);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });

@@ -87,6 +87,8 @@ export class AccessTokens {
         algorithms: [SIGNING_ALG],
         issuer: TOKEN_ISSUER,
         audience: TOKEN_ISSUER,
+        // a token without an expiry would be good forever
+        requiredClaims: ["exp"],
         currentDate: new Date(now),
       }));
     } catch (e) {
@@ -115,8 +117,11 @@ export function verifyError(e: unknown) {
   if (e instanceof errors.JWTExpired) return unauthorized("Token expired");
   if (e instanceof errors.JWSSignatureVerificationFailed)
     return unauthorized("Token signature does not verify");
-  if (e instanceof errors.JWTClaimValidationFailed)
-    return unauthorized(`Token claim ${e.claim} is not valid`);
+  if (e instanceof errors.JWTClaimValidationFailed) {
+    return unauthorized(
+      e.reason === "missing" ? `Token lacks the ${e.claim} claim` : `Token claim ${e.claim} is not valid`,
+    );
+  }
   return unauthorized("Invalid token");
 }
 

@@ -107,7 +107,7 @@ export class AuthService {
       this.audit("login-failed", { username, address, requestId });
       throw new AppError("Unauthorized", "Wrong username or password");
     }
-    await this.throttle.succeeded(username);
+    await this.throttle.succeeded(username, address);
     const { family, token } = await this.families.start(user.id);
     this.audit("login", { principal: user.id, username: user.username, session: family.id, requestId });
     return this.pair(principalOfUser(user, family.id), token);

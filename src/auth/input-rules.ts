@@ -7,8 +7,6 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 const TENANT = /^[A-Za-z0-9_\-.:/]{1,64}$/;
 /** Longest password accepted (scrypt reads all of it). */
 export const MAX_PASSWORD = 1024;
-/** Shortest password an admin may set. */
-export const MIN_PASSWORD = 8;
 
 /** The body as an object; 400 InvalidRequest otherwise. */
 export function objectBody(body: unknown): Record<string, unknown> {

@@ -117,6 +117,13 @@ export interface SparqlConfig {
   sparqlMaxQueryLength: number;
   /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
   sparqlMaxRows: number;
+  /** /sparql queries one principal may have running at once. Env `SPARQL_MAX_PER_PRINCIPAL`, default 1. */
+  sparqlMaxPerPrincipal: number;
+  /**
+   * /sparql queries of one principal that wait for its running ones; one more is 503 with Retry-After.
+   * Env `SPARQL_QUEUE_PER_PRINCIPAL`, default 2.
+   */
+  sparqlQueuePerPrincipal: number;
 }
 
 /** The temporal history. */
@@ -262,6 +269,8 @@ export interface LiveConfig {
   /** Ping interval; a socket that missed the previous pong is dropped. Env `WS_HEARTBEAT`, default 30s. */
   heartbeatMs: number;
   /** Subscriptions one `/ws` or graphql-ws connection may hold. Env `WS_MAX_SUBSCRIPTIONS`, default 20. */
+  /** Sockets one user or API key may hold open over `/ws` and graphql-ws. Env `WS_MAX_SOCKETS_PER_PRINCIPAL`, default 20. */
+  maxSocketsPerPrincipal: number;
   maxSubscriptions: number;
   /** Messages waiting for one slow socket before it is closed (4008). Env `WS_QUEUE_MESSAGES`, default 256. */
   queueMessages: number;
@@ -273,6 +282,13 @@ export interface LiveConfig {
   graphqlMaxDepth: number;
   /** Most GraphQL result nodes a query may ask for (lists count at their limit). Env `GRAPHQL_MAX_COST`, default 20,000. */
   graphqlMaxCost: number;
+  /** Most aliased fields one GraphQL query may hold (`TOO_MANY_ALIASES`). Env `GRAPHQL_MAX_ALIASES`, default 50. */
+  graphqlMaxAliases: number;
+  /**
+   * Time one GraphQL query or mutation (HTTP or graphql-ws) may take: resolvers starting later fail with
+   * `QUERY_TIMEOUT`. Env `GRAPHQL_TIMEOUT`, default 5 s.
+   */
+  graphqlTimeoutMs: number;
 }
 
 /** The operations dashboard (web/, served at `/`). */
@@ -380,6 +396,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sparql: {
       sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
       sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
+      sparqlMaxPerPrincipal: intVar(env, "SPARQL_MAX_PER_PRINCIPAL", 1, 1, 64),
+      sparqlQueuePerPrincipal: intVar(env, "SPARQL_QUEUE_PER_PRINCIPAL", 2, 0, 1_000),
       sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 2, 1, 16),
       sparqlMaxQueryLength: intVar(env, "SPARQL_MAX_QUERY_LENGTH", 200_000, 100, 100_000_000),
       sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
@@ -441,11 +459,14 @@ function liveConfig(env: NodeJS.ProcessEnv): LiveConfig {
     channel,
     heartbeatMs: durationVar(env, "WS_HEARTBEAT", 30_000, 10, 3_600_000),
     maxSubscriptions: intVar(env, "WS_MAX_SUBSCRIPTIONS", 20, 1, 10_000),
+    maxSocketsPerPrincipal: intVar(env, "WS_MAX_SOCKETS_PER_PRINCIPAL", 20, 1, 100_000),
     queueMessages: intVar(env, "WS_QUEUE_MESSAGES", 256, 1, 1_000_000),
     maxFrameBytes: intVar(env, "WS_MAX_FRAME_BYTES", 64 * 1024, 256, 64 * 1024 * 1024),
     messagesPerSecond: intVar(env, "WS_MESSAGES_PER_SECOND", 20, 1, 100_000),
     graphqlMaxDepth: intVar(env, "GRAPHQL_MAX_DEPTH", 10, 2, 1000),
     graphqlMaxCost: intVar(env, "GRAPHQL_MAX_COST", 20_000, 1, 100_000_000),
+    graphqlMaxAliases: intVar(env, "GRAPHQL_MAX_ALIASES", 50, 0, 100_000),
+    graphqlTimeoutMs: durationVar(env, "GRAPHQL_TIMEOUT", 5_000, 10, 3_600_000),
   };
 }
 

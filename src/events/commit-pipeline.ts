@@ -1,5 +1,6 @@
 import type { EntityChangeMeta } from "../ngsi-ld/entities/entity-repository";
 import { entityWrites, type CommitEvent, type GraphStore } from "../store/graph-store";
+import { stageOrder, type StageName } from "./commit-stages";
 
 /** What one committed write carries to the stages after the store (the typed change event). */
 export type ChangeEvent = CommitEvent;
@@ -28,30 +29,24 @@ interface Named<T> {
 }
 
 /**
- * The one place that says what a write has done when its client hears "201" (docs/design.md "The commit
- * pipeline"). Stages, in order:
- * 1. apply: the store applies the write (GraphStore.commit);
- * 2. durable: the journal's fsync and every durable hook, in parallel; a failing hook fails the
- *    acknowledgement;
- * 3. derived: indexes and caches derived from the graph, updated synchronously from the change event
- *    (entity graphs only, unless registered for every graph);
- * 4. deliver: enqueue of deliveries (NGSI-LD notifications, alert deliveries, report re-scoring);
- * 5. acknowledge: the write resolves once every delivery stage has settled its enqueue.
+ * What a write has done when its client hears "201": the stages of `COMMIT_STAGES` (commit-stages.ts), which says
+ * in one place what each does and in which order they run. The modules of the composition register
+ * their stages here by name; the pipeline keeps them in the declared order.
  */
 export class CommitPipeline {
   private readonly durables: Named<DurableHook>[] = [];
   private readonly derived: Named<{ listener: (e: ChangeEvent) => void; allGraphs: boolean }>[] = [];
   private readonly deliveries: Named<DeliveryStage>[] = [];
 
-  /** Adds a durable stage (2). */
-  durable(name: string, hook: DurableHook): void {
-    this.durables.push({ name, stage: hook });
+  /** Adds a durable stage. */
+  durable(name: StageName<"durable">, hook: DurableHook): void {
+    inOrder(this.durables, { name, stage: hook });
   }
 
-  /** Adds a derived-state stage (3): entity graphs only, or every graph with `allGraphs`. Returns a removal. */
-  derive(name: string, listener: (e: ChangeEvent) => void, allGraphs = false): () => void {
+  /** Adds a derived-state stage: entity graphs only, or every graph with `allGraphs`. Returns a removal. */
+  derive(name: StageName<"derived">, listener: (e: ChangeEvent) => void, allGraphs = false): () => void {
     const entry = { name, stage: { listener, allGraphs } };
-    this.derived.push(entry);
+    inOrder(this.derived, entry);
     return () => {
       const i = this.derived.indexOf(entry);
       if (i >= 0) this.derived.splice(i, 1);
@@ -59,13 +54,13 @@ export class CommitPipeline {
   }
 
   /** The change feed of every graph as one derived stage, for parts that take the store's `onCommit`. */
-  feed(name: string): Pick<GraphStore, "onCommit"> {
+  feed(name: StageName<"derived">): Pick<GraphStore, "onCommit"> {
     return { onCommit: (listener) => this.derive(name, listener, true) };
   }
 
-  /** Adds a delivery stage (4). */
-  deliver(name: string, stage: DeliveryStage): void {
-    this.deliveries.push({ name, stage });
+  /** Adds a delivery stage. */
+  deliver(name: StageName<"deliver">, stage: DeliveryStage): void {
+    inOrder(this.deliveries, { name, stage });
   }
 
   /** The stage names in the order they run, for the log and the docs. */
@@ -94,4 +89,12 @@ export class CommitPipeline {
       for (const { stage } of this.deliveries) stage.onCommit(event);
     });
   }
+}
+
+/** Inserts `entry` after every stage declared before it or with it in commit-stages.ts. */
+function inOrder<T>(list: Named<T>[], entry: Named<T>): void {
+  const at = stageOrder(entry.name);
+  const i = list.findIndex((x) => stageOrder(x.name) > at);
+  if (i < 0) list.push(entry);
+  else list.splice(i, 0, entry);
 }

@@ -13,7 +13,7 @@ import {
   relationship,
 } from "../../src/demo/seed/ngsi-ld-doc";
 import { defaultDashboardDir } from "../../src/api/dashboard/dashboard-routes";
-import { launchBrowser, SCREENSHOT_DIR, type TestBrowser } from "./helpers/browser";
+import { launchBrowser, SCREENSHOT_DIR, waitForTrue, type TestBrowser } from "./helpers/browser";
 import { http, startTestApp, type TestApp } from "./helpers/test-app";
 import { bearer, login } from "./auth/auth-client";
 
@@ -53,7 +53,7 @@ async function openMap(
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Log in" }).click();
   await page.waitForSelector("#map[data-cameras]");
-  await page.waitForFunction('document.querySelectorAll(".leaflet-marker-pane .acc-marker").length >= 100');
+  await waitForTrue(page, 'document.querySelectorAll(".leaflet-marker-pane .acc-marker").length >= 100');
   // the page's own timings (evaluated as text: the browser has DOM types, this file compiles for Node);
   // the time a person spends in the login form is left out: the map's load starts at app-start
   return (await page.evaluate(`(() => {
@@ -192,7 +192,7 @@ describe("operations dashboard in Chromium", function () {
       / (active|inactive|error)$/,
     );
     // zones get their congestion level from the flow observations (hatched fills)
-    await page.waitForFunction(`document.querySelectorAll('path[fill^="url(#zone-"]').length > 0`);
+    await waitForTrue(page, `document.querySelectorAll('path[fill^="url(#zone-"]').length > 0`);
     await shot(page, "map-1366x768");
   });
 
@@ -235,7 +235,7 @@ describe("operations dashboard in Chromium", function () {
     expect(await popup.textContent()).to.match(/\d+(\.\d)? km\/h/);
     expect(await popup.locator(".popup-stats").textContent()).to.match(/Uptime, 24 h[\d.]+ %/);
     // the latest image came through REST A with the session's token and is drawn
-    await page.waitForFunction(`document.querySelector(".camera-popup img")?.naturalWidth > 0`);
+    await waitForTrue(page, `document.querySelector(".camera-popup img")?.naturalWidth > 0`);
     await shot(page, "camera-popup");
   });
 
@@ -372,7 +372,7 @@ describe("operations dashboard in Chromium", function () {
     expect(await page.getByRole("link", { name: "Review queue" }).count()).to.equal(0);
     // the address of the queue leads a viewer to the map
     await page.evaluate("location.hash = '#reviews'");
-    await page.waitForFunction("document.title.startsWith('Live map')");
+    await waitForTrue(page, "document.title.startsWith('Live map')");
     expect(await page.locator(".reviews-view").isVisible()).to.equal(false);
     expect(await page.locator("button.confirm").count()).to.equal(0);
     const id = await pendingReport(

@@ -48,11 +48,8 @@ describe("the API reference at /docs, in a real browser (Chromium)", function ()
     expect(bPaths.join(" ")).to.contain("/cameras/{camera_id}/image").and.contain("/traffic/flow");
     // the document selector of the top bar switches to variant A
     await page.selectOption(".topbar select", { label: "Variant A (/v1)" });
-    await page.waitForFunction(
-      'document.querySelector(".info .title")?.textContent?.includes("variant A")',
-      undefined,
-      { timeout: 30_000 },
-    );
+    // a locator, not a string predicate: the page's Content-Security-Policy forbids eval
+    await page.locator(".info .title", { hasText: "variant A" }).waitFor({ timeout: 30_000 });
     const aPaths = await page.$$eval(".opblock-summary-path", (els) => els.map((e) => e.textContent ?? ""));
     expect(aPaths.join(" ")).to.contain("/cameras/{camera_id}/latest-image");
     expect(outside).to.deep.equal([]);

@@ -4,6 +4,7 @@ import type { Audit } from "../../auth/audit";
 import type { AuthService } from "../../auth/auth-service";
 import type { ApiKeyRecord, UserRecord } from "../../auth/credential-records";
 import { keyName, objectBody, password, role, tenants, tier, username } from "../../auth/input-rules";
+import { checkNewPassword, MIN_NEW_PASSWORD } from "../../auth/password-policy";
 import type { SigningKeys } from "../../auth/signing-keys";
 import { AUTH_OFF_PRINCIPAL } from "../../auth/principal";
 import { requestOf } from "../http/request-context";
@@ -47,9 +48,12 @@ export function registerAdminRoutes(
   });
   router.post("/v1/admin/users", async (ctx) => {
     const b = objectBody(await jsonBody(ctx));
+    const name = username(b);
+    const pw = password(b, MIN_NEW_PASSWORD);
+    await checkNewPassword(pw, name);
     const u = await dir.createUser({
-      username: username(b),
-      password: password(b, 8),
+      username: name,
+      password: pw,
       role: role(b),
       tier: tier(b),
       tenants: tenants(b),

@@ -84,7 +84,6 @@ export function injectConfig(html: string, options: DashboardClientConfig): stri
 function send(ctx: Context, file: StaticFile, cacheControl: string): void {
   ctx.set("Cache-Control", cacheControl);
   ctx.set("ETag", file.etag);
-  ctx.set("X-Content-Type-Options", "nosniff");
   ctx.vary("Accept-Encoding");
   ctx.type = file.contentType;
   if (ctx.get("If-None-Match") === file.etag) {

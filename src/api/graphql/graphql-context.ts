@@ -33,6 +33,8 @@ export interface GraphqlContext extends GraphqlDeps {
   cameras: BatchLoader<string, CameraView | null>;
   /** A camera's statistics, computed once per request (in memory: no promise per camera). */
   statistics(cameraId: string): CameraDetailStats;
+  /** When the operation's resolvers stop (ms since epoch): GRAPHQL_TIMEOUT after the request. */
+  deadline?: number;
 }
 
 /** A fresh context (fresh loaders) for one request, or one event of a subscription. */

@@ -15,24 +15,28 @@ export interface GraphqlHttpOptions<C extends OperationContext> {
   schema: GraphQLSchema;
   rules: readonly ValidationRule[];
   maxDepth: number;
+  /** GRAPHQL_MAX_ALIASES, checked on the parsed document before validation. */
+  maxAliases?: number;
   maxBodyBytes: number;
+  /** GRAPHQL_TIMEOUT: resolvers starting this long after the request fail with QUERY_TIMEOUT. */
+  timeoutMs: number;
   persisted: PersistedQueries;
-  /** The resolvers' context of one request (its loaders, its principal). */
-  context(principal: Principal | undefined): C;
+  /** The resolvers' context of one request (its loaders, its principal, its deadline in ms since epoch). */
+  context(principal: Principal | undefined, deadline: number): C;
 }
 
 /**
  * GraphQL over HTTP at `/graphql` (traffic-service-interface.md §4.11; the GraphQL over HTTP spec
  * through graphql-http): POST with JSON `{query, variables}`, GET with the same in the query string
  * (queries only), automatic persisted queries on both, parse and validation bounded by the token,
- * depth and cost limits, executed by compiled documents (graphql-jit), and `extensions.code` on
- * every error.
+ * depth, cost and alias limits, executed by compiled documents (graphql-jit) within GRAPHQL_TIMEOUT, and
+ * `extensions.code` on every error.
  */
 export function registerGraphqlRoutes<C extends OperationContext>(
   router: Router,
   o: GraphqlHttpOptions<C>,
 ): void {
-  const docs = new DocumentCache(parseLimited(o.maxDepth));
+  const docs = new DocumentCache(parseLimited(o.maxDepth, o.maxAliases));
   const compiled = new CompiledExecution(o.schema);
   const serve = async (ctx: Context) => {
     const body = ctx.method === "POST" ? await readBody(ctx, o.maxBodyBytes) : null;
@@ -45,7 +49,7 @@ export function registerGraphqlRoutes<C extends OperationContext>(
       execute: compiled.execute as typeof execute,
       onOperation: (_req, _args, result) =>
         result.errors ? undefined : okResponse(result, ctx.get("accept")),
-      context: () => o.context(requestOf(ctx).principal),
+      context: () => o.context(requestOf(ctx).principal, Date.now() + o.timeoutMs),
       formatError: (e) => formatGraphqlError(e, requestId),
       parseRequestParams: (req) => persistedParams(o.persisted, req.method, req.url, body),
     });

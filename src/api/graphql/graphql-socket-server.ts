@@ -18,6 +18,10 @@ export interface GraphqlSocketOptions {
   schema: GraphQLSchema;
   rules: readonly ValidationRule[];
   maxDepth: number;
+  /** GRAPHQL_MAX_ALIASES. */
+  maxAliases?: number;
+  /** GRAPHQL_TIMEOUT of queries and mutations. */
+  timeoutMs?: number;
   maxFrameBytes: number;
   heartbeatMs: number;
   /** Subscriptions one connection may hold (as on `/ws`). */
@@ -68,6 +72,7 @@ export class GraphqlSocketServer {
         try {
           const session = await o.auth.connection(ctx.connectionParams, ctx.extra.request);
           ctx.extra.principal = session.principal;
+          if (session.release) ctx.extra.socket.once("close", session.release);
           if (session.expiresAt !== undefined) {
             const t = setTimeout(
               () => ctx.extra.socket.close(ERROR_KINDS.Unauthorized.close, "Token expired"),

@@ -19,6 +19,59 @@ export const MAX_TOKENS = 100_000;
 export const MAX_PAGE = 100;
 /** Items a list without a `limit` argument is counted as (the zones, the stations). */
 const UNSIZED_LIST = 25;
+/**
+ * What an aliased field adds to the cost: each alias runs its field's resolver once more (aliases are
+ * never merged), where a repeated field without an alias is one execution.
+ */
+export const ALIAS_COST = 10;
+
+/**
+ * A query with more than `maxAliases` aliased fields (fragments counted where they are spread) is refused
+ * (TOO_MANY_ALIASES): a thousand aliases of one lookup is a thousand lookups and a large result, for a
+ * small document.
+ */
+export function aliasLimit(maxAliases: number): ValidationRule {
+  return (ctx: ValidationContext): ASTVisitor => ({
+    OperationDefinition(op) {
+      const aliases = aliasesOf(ctx, op.selectionSet, new Map(), new Set());
+      if (aliases > maxAliases) {
+        ctx.reportError(
+          new GraphQLError(`The query has ${aliases} aliased fields; at most ${maxAliases} are allowed`, {
+            nodes: [op],
+            extensions: { code: "TOO_MANY_ALIASES", aliases, maxAliases },
+          }),
+        );
+      }
+    },
+  });
+}
+
+/** Aliased fields of a selection set, each fragment counted once per spread (its own count memoized). */
+function aliasesOf(
+  ctx: ValidationContext,
+  set: SelectionSetNode,
+  memo: Map<string, number>,
+  seen: Set<string>,
+): number {
+  let n = 0;
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      if (sel.alias && sel.alias.value !== sel.name.value) n++;
+      if (sel.selectionSet) n += aliasesOf(ctx, sel.selectionSet, memo, seen);
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) n += aliasesOf(ctx, sel.selectionSet, memo, seen);
+    else {
+      const name = sel.name.value;
+      let k = memo.get(name);
+      if (k === undefined) {
+        const frag = fragment(ctx, name, seen);
+        k = frag ? aliasesOf(ctx, frag.selectionSet, memo, new Set([...seen, name])) : 0;
+        memo.set(name, k);
+      }
+      n += k;
+    }
+  }
+  return n;
+}
 
 /** A query deeper than `maxDepth` fields is refused (QUERY_TOO_DEEP). */
 export function depthLimit(maxDepth: number): ValidationRule {
@@ -41,7 +94,7 @@ export function depthLimit(maxDepth: number): ValidationRule {
  * A query whose estimated result exceeds `maxCost` nodes is refused (QUERY_TOO_COMPLEX): each field
  * costs 1 and a field with a `limit` argument multiplies what lies under it by that limit (the
  * largest page when the limit is a variable, 50 when absent), a list without `limit` by 25 (a
- * connection's `edges` by 1: its connection's limit counts them).
+ * connection's `edges` by 1: its connection's limit counts them); an aliased field adds {@link ALIAS_COST}.
  */
 export function costLimit(maxCost: number): ValidationRule {
   return (ctx: ValidationContext): ASTVisitor => ({
@@ -98,8 +151,9 @@ function costOf(ctx: ValidationContext, set: SelectionSetNode, fields: Fields, s
 }
 
 function fieldCost(ctx: ValidationContext, f: FieldNode, fields: Fields, seen: Set<string>): number {
+  const own = f.alias && f.alias.value !== f.name.value ? 1 + ALIAS_COST : 1;
   const def = fields[f.name.value];
-  if (!def || !f.selectionSet) return 1;
+  if (!def || !f.selectionSet) return own;
   const named = getNamedType(def.type);
   const sub = "getFields" in named ? (named.getFields() as Fields) : {};
   const inner = costOf(ctx, f.selectionSet, sub, seen);
@@ -107,7 +161,7 @@ function fieldCost(ctx: ValidationContext, f: FieldNode, fields: Fields, seen: S
   if (def.args.some((a) => a.name === "limit")) factor = limitOf(f);
   // a connection's `edges` are sized by the connection's `limit`, counted already
   else if (isListType(getNullableType(def.type)) && f.name.value !== "edges") factor = UNSIZED_LIST;
-  return 1 + factor * inner;
+  return own + factor * inner;
 }
 
 function limitOf(f: FieldNode): number {

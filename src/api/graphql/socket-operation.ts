@@ -35,11 +35,15 @@ export function operationPreparer(o: {
   schema: GraphQLSchema;
   rules: readonly ValidationRule[];
   maxDepth: number;
+  /** GRAPHQL_MAX_ALIASES, checked on the parsed document before validation. */
+  maxAliases?: number;
+  /** GRAPHQL_TIMEOUT: a query or mutation's resolvers starting later fail with QUERY_TIMEOUT. */
+  timeoutMs?: number;
   maxSubscriptions: number;
   auth: LiveAuth;
   context(principal: Principal | undefined): Record<string, unknown>;
 }): (conn: SocketConnection, id: string, payload: SubscribePayload) => ExecutionArgs | GraphQLError[] {
-  const docs = new DocumentCache(parseLimited(o.maxDepth));
+  const docs = new DocumentCache(parseLimited(o.maxDepth, o.maxAliases));
   const rules = [...specifiedRules, ...o.rules];
   return (conn, id, payload) => {
     let document;
@@ -60,7 +64,10 @@ export function operationPreparer(o: {
     if (op?.operation === "mutation" && (!conn.principal || !o.auth.mayWrite(conn.principal))) {
       return [refusal("AccessDenied", "Mutations need the operator role")];
     }
-    if (op?.operation !== "subscription") return { ...args, contextValue: o.context(conn.principal) };
+    if (op?.operation !== "subscription") {
+      const deadline = o.timeoutMs === undefined ? undefined : Date.now() + o.timeoutMs;
+      return { ...args, contextValue: { ...o.context(conn.principal), deadline } };
+    }
     if (conn.subscriptions.size >= o.maxSubscriptions) {
       const message = `At most ${o.maxSubscriptions} subscriptions per connection: complete one first`;
       return [refusal("InvalidRequest", message)];

@@ -29,7 +29,10 @@ export function errorMiddleware(log: Logger, rendererOf: (face: FaceName) => Err
         if (err.kind === "InternalError") err = new AppError(err.kind, ERROR_KINDS[err.kind].title);
       }
       ctx.status = err.status;
-      if (err.kind === "TooManyRequests" && typeof err.details.retry_after === "number") {
+      if (
+        (err.kind === "TooManyRequests" || err.kind === "ServiceUnavailable") &&
+        typeof err.details.retry_after === "number"
+      ) {
         ctx.set("Retry-After", String(err.details.retry_after));
       }
       if (err.kind === "Unauthorized") ctx.set("WWW-Authenticate", bearerChallenge(err));

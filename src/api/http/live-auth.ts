@@ -7,6 +7,8 @@ export interface SocketSession {
   principal: Principal;
   /** Epoch ms when the credential expires; undefined = never. */
   expiresAt?: number;
+  /** Gives back the principal's socket slot: the socket faces call it when the socket closes. */
+  release?(): void;
 }
 
 /**

@@ -3,7 +3,9 @@ import type { Context } from "koa";
 import { AppError, badRequest } from "../../errors";
 import { negotiateFormat, queryFormOf, GRAPH_FORMATS, SOLUTION_FORMATS } from "../../rdf/sparql-results";
 import type { ReplicaAnswer, ReplicaQuery } from "../../store/replica/replica-protocol";
+import { requestOf } from "../http/request-context";
 import { tenantOf } from "../http/tenant";
+import { PrincipalSlots } from "./principal-slots";
 import { readQueryText, updateRefused } from "./sparql-request";
 import {
   checkSparqlText,
@@ -26,19 +28,31 @@ export interface SparqlRouteOptions {
   bodyTimeoutMs?: number;
   /** SPARQL_MAX_QUERY_LENGTH: characters of a query text. */
   maxQueryLength?: number;
+  /** SPARQL_MAX_PER_PRINCIPAL: queries one principal may have running; default 1. */
+  maxPerPrincipal?: number;
+  /** SPARQL_QUEUE_PER_PRINCIPAL: queries of one principal that may wait; default 2. */
+  queuePerPrincipal?: number;
+  /** Seconds a refused query is told to wait (Retry-After); default 5. */
+  retryAfterS?: number;
 }
 
 /**
  * The SPARQL endpoint `/sparql` (interface spec §4.10; SPARQL 1.1 Protocol §2.1): GET and POST queries,
  * answers in JSON, XML, CSV, TSV (SELECT, ASK) or Turtle, N-Triples, JSON-LD (CONSTRUCT, DESCRIBE) by
  * content negotiation, over the dataset of the tenant in `NGSILD-Tenant`. Read-only: updates get 400.
- * An answer cut at SPARQL_MAX_ROWS says so in `X-SPARQL-MaxRows` (as Virtuoso does).
+ * An answer cut at SPARQL_MAX_ROWS says so in `X-SPARQL-MaxRows` (as Virtuoso does). Each principal
+ * (each client address when auth is off) runs at most SPARQL_MAX_PER_PRINCIPAL queries at once.
  */
 export function registerSparqlRoutes(
   router: Router,
   service: SparqlQueryService,
   opts: SparqlRouteOptions,
 ): void {
+  const slots = new PrincipalSlots(
+    opts.maxPerPrincipal ?? 1,
+    opts.queuePerPrincipal ?? 2,
+    opts.retryAfterS ?? 5,
+  );
   const handle = async (ctx: Context): Promise<void> => {
     const tenant = tenantOf(ctx);
     const maxLength = opts.maxQueryLength ?? DEFAULT_SPARQL_LENGTH;
@@ -58,15 +72,16 @@ export function registerSparqlRoutes(
     }
     const format = negotiateFormat(form, ctx.get("Accept"));
     if (!format) {
-      const offered = (form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS).map(
-        (f) => f.mediaType,
-      );
+      const formats = form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS;
+      const offered = [...new Set(formats.map((f) => f.mediaType))];
       throw new AppError(
         "NotAcceptable",
         `No acceptable format for a ${form} answer; offered: ${offered.join(", ")}`,
       );
     }
-    const answer = await service.query({ tenant, sparql, form, format: format.kind, maxRows: opts.maxRows });
+    const answer = await slots.run(slotKey(ctx), () =>
+      service.query({ tenant, sparql, form, format: format.kind, maxRows: opts.maxRows }),
+    );
     ctx.status = 200;
     ctx.type = `${format.mediaType}; charset=utf-8`;
     ctx.set("Vary", "Accept");
@@ -75,4 +90,10 @@ export function registerSparqlRoutes(
   };
   router.get("/sparql", handle);
   router.post("/sparql", handle);
+}
+
+/** Whose slots a query takes: its principal, or its client address when auth is off. */
+function slotKey(ctx: Context): string {
+  const p = requestOf(ctx).principal;
+  return !p || p.kind === "anonymous" ? `address:${ctx.ip}` : `${p.kind}:${p.id}`;
 }

@@ -49,7 +49,11 @@ export class LiveSocketServer {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on("error", () => undefined);
     this.opts.auth.upgrade(req).then(
-      (session) => this.accept(req, socket, head, session),
+      (session) => {
+        // the slot goes back however the connection ends, a handshake that fails included
+        if (session.release) socket.once("close", session.release);
+        this.accept(req, socket, head, session);
+      },
       (err: unknown) => this.accept(req, socket, head, undefined, err),
     );
   }
@@ -80,6 +84,7 @@ export class LiveSocketServer {
       }
       ws.on("close", () => {
         if (expiry) clearTimeout(expiry);
+        session.release?.();
         this.connections.delete(ws);
       });
     });

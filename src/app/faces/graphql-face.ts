@@ -5,7 +5,7 @@ import { graphqlContext, type GraphqlDeps } from "../../api/graphql/graphql-cont
 import { registerGraphqlRoutes } from "../../api/graphql/graphql-routes";
 import { GraphqlSocketServer } from "../../api/graphql/graphql-socket-server";
 import { PersistedQueries } from "../../api/graphql/persisted-queries";
-import { costLimit, depthLimit } from "../../api/graphql/query-limits";
+import { aliasLimit, costLimit, depthLimit } from "../../api/graphql/query-limits";
 import type { ErrorRenderer } from "../../api/http/faces";
 import type { LiveAuth } from "../../api/http/live-auth";
 import type { Config } from "../../config/config";
@@ -27,20 +27,28 @@ const renderGraphqlError: ErrorRenderer = (ctx, err, requestId) => {
  */
 export function graphqlFace(config: Config, log: Logger, deps: GraphqlDeps, auth: LiveAuth): Face {
   const schema = buildGraphqlSchema();
-  const rules = [depthLimit(config.live.graphqlMaxDepth), costLimit(config.live.graphqlMaxCost)];
+  const rules = [
+    depthLimit(config.live.graphqlMaxDepth),
+    aliasLimit(config.live.graphqlMaxAliases),
+    costLimit(config.live.graphqlMaxCost),
+  ];
   const router = faceRouter();
   registerGraphqlRoutes(router, {
     schema,
     rules,
     maxDepth: config.live.graphqlMaxDepth,
+    maxAliases: config.live.graphqlMaxAliases,
     maxBodyBytes: config.server.maxBodyBytes,
+    timeoutMs: config.live.graphqlTimeoutMs,
     persisted: new PersistedQueries(),
-    context: (principal) => ({ ...graphqlContext(deps, principal) }),
+    context: (principal, deadline) => ({ ...graphqlContext(deps, principal), deadline }),
   });
   const sockets = new GraphqlSocketServer({
     schema,
     rules,
     maxDepth: config.live.graphqlMaxDepth,
+    maxAliases: config.live.graphqlMaxAliases,
+    timeoutMs: config.live.graphqlTimeoutMs,
     maxFrameBytes: config.live.maxFrameBytes,
     heartbeatMs: config.live.heartbeatMs,
     maxSubscriptions: config.live.maxSubscriptions,

@@ -13,25 +13,27 @@ import type { Face } from "./face";
  * follow the change feed as derived stages of the commit pipeline.
  */
 export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline): Face {
-  const replica = (n: number) =>
+  const replica = () =>
     new SparqlReplica({
       dataDir: config.store.dataDir,
-      store: pipeline.feed(n === 0 ? "SPARQL replica" : `SPARQL replica ${n + 1}`),
+      store: pipeline.feed("SPARQL replica"),
       timeoutMs: config.sparql.sparqlTimeoutMs,
       eager: config.sparql.sparqlReplica === "eager",
       reclaimDroppedQuads: config.tuning.storeReclaimQuads,
       heapReduceIntervalMs: config.tuning.heapReduceIntervalMs,
       log: (level, msg, fields) => log.log(level, msg, fields),
     });
-  const sparql = new SparqlReplicaPool(
-    Array.from({ length: config.sparql.sparqlReplicas }, (_, n) => replica(n)),
-  );
+  const sparql = new SparqlReplicaPool(Array.from({ length: config.sparql.sparqlReplicas }, replica));
   const router = faceRouter();
   registerSparqlRoutes(router, sparql, {
     maxBodyBytes: config.server.maxBodyBytes,
     maxRows: config.sparql.sparqlMaxRows,
     bodyTimeoutMs: config.server.bodyReadTimeoutMs,
     maxQueryLength: config.sparql.sparqlMaxQueryLength,
+    maxPerPrincipal: config.sparql.sparqlMaxPerPrincipal,
+    queuePerPrincipal: config.sparql.sparqlQueuePerPrincipal,
+    // a heavy query runs up to SPARQL_TIMEOUT: its slot is free by then
+    retryAfterS: Math.max(1, Math.ceil(config.sparql.sparqlTimeoutMs / 1000)),
   });
   return {
     mount: { name: "sparql", prefixes: ["/sparql"], renderError: renderProblem },

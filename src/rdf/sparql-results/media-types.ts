@@ -5,8 +5,8 @@ export interface ResultFormat {
   /** Content-Type of the answer. */
   mediaType: string;
   /** The serializer: solution formats for SELECT/ASK, RDF formats for CONSTRUCT/DESCRIBE. */
-  kind: "json" | "xml" | "csv" | "tsv" | "turtle" | "ntriples" | "jsonld";
-  /** Media types in Accept that choose this format. */
+  kind: "json" | "xml" | "csv" | "csv-escaped" | "tsv" | "turtle" | "ntriples" | "jsonld";
+  /** Media types in Accept that choose this format (with a parameter: `type;name=value`, lower case). */
   accepts: string[];
 }
 
@@ -27,6 +27,8 @@ export const SOLUTION_FORMATS: readonly ResultFormat[] = [
   },
   { mediaType: "text/csv", kind: "csv", accepts: ["text/csv"] },
   { mediaType: "text/tab-separated-values", kind: "tsv", accepts: ["text/tab-separated-values"] },
+  // CSV for spreadsheets: a cell that would start a formula is prefixed with `'` (docs/sparql.md)
+  { mediaType: "text/csv", kind: "csv-escaped", accepts: ["text/csv;escape=formulas"] },
 ];
 
 /** RDF formats for CONSTRUCT and DESCRIBE (SPARQL 1.1 Protocol §2.1.6), the first being the default. */
@@ -38,6 +40,8 @@ export const GRAPH_FORMATS: readonly ResultFormat[] = [
 
 interface AcceptItem {
   type: string;
+  /** The type with its parameters other than q (`text/csv;escape=formulas`). */
+  full: string;
   q: number;
   order: number;
 }
@@ -49,7 +53,8 @@ function parseAccept(header: string): AcceptItem[] {
       const [type, ...params] = part.split(";").map((s) => s.trim().toLowerCase());
       const qp = params.find((p) => p.startsWith("q="));
       const q = qp ? Number(qp.slice(2)) : 1;
-      return { type, q: Number.isFinite(q) ? q : 0, order };
+      const rest = params.filter((p) => !p.startsWith("q=")).map((p) => p.replace(/\s*=\s*/, "="));
+      return { type, full: [type, ...rest].join(";"), q: Number.isFinite(q) ? q : 0, order };
     })
     .filter((a) => a.type !== "" && a.q > 0)
     .sort((a, b) => b.q - a.q || a.order - b.order);
@@ -69,7 +74,10 @@ export function negotiateFormat(form: QueryForm, accept: string | undefined): Re
   const formats = isGraphForm(form) ? GRAPH_FORMATS : SOLUTION_FORMATS;
   if (!accept || accept.trim() === "") return formats[0];
   for (const item of parseAccept(accept)) {
-    const f = formats.find((x) => matches(item.type, x));
+    // a format chosen by a parameter first (`text/csv;escape=formulas`), then by the type alone
+    const f =
+      (item.full !== item.type ? formats.find((x) => x.accepts.includes(item.full)) : undefined) ??
+      formats.find((x) => matches(item.type, x));
     if (f) return f;
   }
   return undefined;

@@ -6,14 +6,28 @@ function csvField(s: string): string {
 }
 
 /** The CSV text of a term: IRIs and literals as their plain string, blank nodes as `_:label` (§3.2). */
-function csvTerm(t: ResultTerm): string {
-  return csvField(t.termType === "BlankNode" ? `_:${t.value}` : t.value);
+function csvTerm(t: ResultTerm, escape: boolean): string {
+  const text = t.termType === "BlankNode" ? `_:${t.value}` : t.value;
+  return csvField(escape ? formulaSafe(text) : text);
 }
 
-/** SELECT results as `text/csv` (SPARQL 1.1 Query Results CSV and TSV Formats §3): CRLF lines. */
-export function solutionsToCsv(vars: readonly string[], rows: readonly Solution[]): string {
+/**
+ * A cell a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage
+ * return) prefixed with `'`, as OWASP's "CSV injection" advice has it; other cells unchanged.
+ */
+export function formulaSafe(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/**
+ * SELECT results as `text/csv` (SPARQL 1.1 Query Results CSV and TSV Formats §3): CRLF lines. With
+ * `escape`, cells that would start a spreadsheet formula are prefixed with `'` ({@link formulaSafe}).
+ */
+export function solutionsToCsv(vars: readonly string[], rows: readonly Solution[], escape = false): string {
   const lines = [vars.map(csvField).join(",")];
-  for (const row of rows) lines.push(vars.map((v) => (row.has(v) ? csvTerm(row.get(v)!) : "")).join(","));
+  for (const row of rows) {
+    lines.push(vars.map((v) => (row.has(v) ? csvTerm(row.get(v)!, escape) : "")).join(","));
+  }
   return lines.join("\r\n") + "\r\n";
 }
 

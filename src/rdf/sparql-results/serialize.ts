@@ -14,7 +14,8 @@ export function serializeSolutions(
     case "xml":
       return solutionsToXml(vars, rows);
     case "csv":
-      return solutionsToCsv(vars, rows);
+    case "csv-escaped":
+      return solutionsToCsv(vars, rows, kind === "csv-escaped");
     case "tsv":
       return solutionsToTsv(vars, rows);
     default:
@@ -28,6 +29,7 @@ export function serializeBoolean(kind: ResultFormat["kind"], value: boolean): st
     case "xml":
       return booleanToXml(value);
     case "csv":
+    case "csv-escaped":
     case "tsv":
       return booleanToTable(value, kind === "tsv");
     default:

@@ -63,11 +63,19 @@ describe("auth: tokens, refresh rotation and bad credentials (AUTH=on)", functio
     expect(r.status).to.equal(200);
   });
 
-  it("refuses malformed, expired, wrongly signed, alg none, unknown-kid and oversized tokens with 401", async () => {
+  it("refuses malformed, expired, never-expiring, wrongly signed, alg none, unknown-kid and oversized tokens with 401", async () => {
     await refused(bearer("not-a-jwt"), "Malformed token");
     await refused(bearer("a.b.c"), "Malformed token");
     await refused({ Authorization: "Basic YWRtaW46eA==" }, "Authorization must be 'Bearer <token>'");
     await refused(bearer(await sign(privateKey, kid, Math.floor(Date.now() / 1000) - 60)), "Token expired");
+    const forever = await new SignJWT(claims())
+      .setProtectedHeader({ alg: "EdDSA", kid })
+      .setSubject(adminId)
+      .setIssuer("urn:citygraph")
+      .setAudience("urn:citygraph")
+      .setIssuedAt()
+      .sign(privateKey);
+    await refused(bearer(forever), "Token lacks the exp claim");
     const other = generateKeyPairSync("ed25519").privateKey;
     await refused(bearer(await sign(other, kid)), "Token signature does not verify");
     await refused(bearer(await sign(other, "no-such-kid")), "Token signed by an unknown key");

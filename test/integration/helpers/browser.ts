@@ -65,3 +65,15 @@ export async function launchBrowser(): Promise<TestBrowser> {
 
 /** Where the browser tests write their screenshots (git-ignored). */
 export const SCREENSHOT_DIR = path.resolve(__dirname, "../../../../test-results/dashboard");
+
+/**
+ * Waits until `expression` is truthy in the page, polling with page.evaluate: Playwright's waitForFunction
+ * compiles its predicate with `new Function`, which the service's Content-Security-Policy forbids.
+ */
+export async function waitForTrue(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

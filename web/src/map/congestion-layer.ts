@@ -1,5 +1,6 @@
 import L from "leaflet";
 import type { CongestionArea } from "../api/rest-a";
+import { h } from "../ui/dom";
 import { zoneFill } from "./zone-patterns";
 
 /**
@@ -22,12 +23,9 @@ export class CongestionLayer {
         fillOpacity: 0.7,
         className: "congestion-area",
       });
-      p.bindTooltip(
-        `Congestion ${a.level} near ${a.name}${a.avg_speed !== undefined ? `, ${a.avg_speed} km/h` : ""}`,
-        {
-          sticky: true,
-        },
-      );
+      // the area's name comes from the graph: a text node, never markup
+      const text = `Congestion ${a.level} near ${a.name}${a.avg_speed !== undefined ? `, ${a.avg_speed} km/h` : ""}`;
+      p.bindTooltip(h("span", {}, text), { sticky: true });
       p.on("add", () => p.getElement()?.setAttribute("data-level", a.level));
       this.group.addLayer(p);
     }

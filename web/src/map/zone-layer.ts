@@ -1,6 +1,7 @@
 import L from "leaflet";
 import type { GeoJsonObject } from "geojson";
 import type { Zone } from "../api/zones";
+import { h } from "../ui/dom";
 import { zoneFill } from "./zone-patterns";
 
 /** The zones (districts) as polygons filled by congestion level (colour and hatching), names as titles. */
@@ -16,9 +17,13 @@ export class ZoneLayer {
     this.polygons.clear();
     for (const z of zones) {
       const layer = L.geoJSON(z.geometry as GeoJsonObject, { style: () => this.style(z) });
-      layer.bindTooltip(() => `${z.name}: ${z.level ? `congestion ${z.level}` : "no traffic data"}`, {
-        sticky: true,
-      });
+      // names come from the graph: a text node, never markup
+      layer.bindTooltip(
+        () => h("span", {}, `${z.name}: ${z.level ? `congestion ${z.level}` : "no traffic data"}`),
+        {
+          sticky: true,
+        },
+      );
       layer.on("click", () => this.onSelect(z));
       layer.on("add", () =>
         layer.eachLayer((l) => (l as L.Path).getElement()?.setAttribute("data-zone-id", z.zoneId)),

@@ -1,5 +1,6 @@
 import type { GraphQLFieldResolver, GraphQLSchema } from "graphql";
 import { isObjectType } from "graphql";
+import { checkDeadline } from "../deadline";
 
 /** Field resolvers per type name; a Subscription field gives `subscribe` and optionally `resolve`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,7 +23,7 @@ export function attachResolvers(schema: GraphQLSchema, ...maps: Resolvers[]): vo
       for (const [name, r] of Object.entries(fields)) {
         const def = defs[name];
         if (!def) throw new Error(`GraphQL resolver for unknown field ${typeName}.${name}`);
-        if (typeof r === "function") def.resolve = r;
+        if (typeof r === "function") def.resolve = withDeadline(r);
         else {
           def.subscribe = r.subscribe;
           def.resolve = r.resolve ?? ((v: unknown) => v);
@@ -30,4 +31,12 @@ export function attachResolvers(schema: GraphQLSchema, ...maps: Resolvers[]): vo
       }
     }
   }
+}
+
+/** `r` failing with QUERY_TIMEOUT once its operation's time is up (the context's `deadline`). */
+function withDeadline(r: AnyResolver): AnyResolver {
+  return (source, args, context, info) => {
+    checkDeadline(context);
+    return r(source, args, context, info);
+  };
 }

@@ -4,7 +4,7 @@ import * as path from "path";
 import { compileContext } from "../../../../src/rdf/contexts/compile-context";
 
 const CORE = JSON.parse(
-  fs.readFileSync(path.resolve(__dirname, "../../../../contexts/ngsi-ld-core-context-v1.8.jsonld"), "utf8"),
+  fs.readFileSync(path.resolve(__dirname, "../../../../../contexts/ngsi-ld-core-context-v1.8.jsonld"), "utf8"),
 ) as object;
 const NGSI = "https://uri.etsi.org/ngsi-ld/";
 const DEF = `${NGSI}default-context/`;
