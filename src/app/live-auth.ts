@@ -32,12 +32,12 @@ export function liveAuth(auth: AuthParts | undefined, maxSockets = 20): LiveAuth
   };
   return {
     upgrade: async (req) => {
-      const principal = await authenticateUpgrade(authenticator, req, "read");
+      const principal = await authenticateUpgrade(authenticator, req, "ws", "read");
       const q = new URL(req.url ?? "/", "http://x").searchParams.get("token");
       return admit(session(principal, q ?? req.headers.authorization));
     },
-    connection: async (params) => {
-      const principal = await authenticateConnectionParams(authenticator, params);
+    connection: async (params, req) => {
+      const principal = await authenticateConnectionParams(authenticator, params, req);
       checkPermission(principal, "read");
       return admit(session(principal, params?.authorization ?? params?.Authorization));
     },

@@ -5,6 +5,8 @@ import { AlertStage } from "../domain/alerts/alert-stage";
 import { AlertSubscriptions } from "../domain/alerts/alert-subscriptions";
 import { CityPlaces } from "../domain/city-places";
 import { GraphAccess } from "../domain/graph-access";
+import { PersonalData } from "../domain/personal-data";
+import { movePersonalDataApart } from "../domain/personal-data-move";
 import type { TrafficDomain } from "../domain/traffic";
 import { MediaStore } from "../domain/reports/report-images";
 import { RescoreStage } from "../domain/reports/rescore-stage";
@@ -27,6 +29,7 @@ import type { Logger } from "../log/logger";
 import { KeyedLock } from "../ngsi-ld/entities/keyed-lock";
 import type { ContextParts } from "./contexts";
 import type { NgsiLdCore } from "./ngsi-ld";
+import type { Storage } from "./storage";
 
 /** Citizen reports (submission, verification, review) and alerts (subscriptions, matching, channels). */
 export interface ReportsParts {
@@ -49,7 +52,9 @@ export interface ReportsParts {
 export const mediaPath = (name: string): string => `/v1/media/${name}`;
 
 /**
- * Builds the reports and alerts domain over the graph: verification and alert deliveries on the job
+ * Builds the reports and alerts domain over the graph, the personal data of reports and alert
+ * subscriptions kept apart in internal graphs of the store (and dropped with an entity deleted on any
+ * face): verification and alert deliveries on the job
  * queue (in process, or BullMQ with `REDIS_URL`), the re-score and alert stages on the commit pipeline,
  * and queues the verification of every report still waiting for one.
  */
@@ -61,14 +66,40 @@ export async function startReports(
   pipeline: CommitPipeline,
   traffic: TrafficDomain,
   outbound: OutboundPolicy,
+  { store, temporal }: Storage,
 ): Promise<ReportsParts> {
   const rc = config.reports;
+  const personal = new PersonalData(store);
+  await personal.load();
+  pipeline.derive("personal data of deleted entities", (e) => {
+    for (const w of e.writes)
+      if (e.tenant === "" && w.triples === null && personal.has(w.graph))
+        personal
+          .forget(w.graph)
+          .catch((err: Error) => log.warn("personal data not dropped", { error: err.message }));
+  });
   const graph = new GraphAccess({
     entities: core.entities,
     sources: core.querySources,
     context: await contexts.compile([...TRAFFIC_ENTITY_CONTEXT]),
     maxLimit: config.query.maxLimit,
+    personal,
   });
+  const moved = await movePersonalDataApart(
+    {
+      idsOfType: (iri) =>
+        [...core.index.entries("")].filter(([, types]) => types.includes(iri)).map(([id]) => id),
+      read: (id) => graph.read(id),
+      drop: async (id, name) => {
+        await core.attributes.deleteAttribute("", id, name, { deleteAll: true }, graph.ctx);
+        const iri = graph.ctx.expandTerm(name);
+        await temporal.deleteAttribute("", id, iri, undefined, true).catch(() => undefined);
+      },
+    },
+    personal,
+    graph.ctx,
+  );
+  if (moved) log.info("personal data moved out of the shared graph", { entities: moved });
   const places = new CityPlaces(graph, () => traffic.zones.list());
   const media = new MediaStore(path.join(config.store.dataDir, "media"));
   const locks = new KeyedLock();

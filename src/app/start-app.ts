@@ -74,7 +74,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   log.debug("commit pipeline", pipeline.describe());
   if (config.demo.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
-  const reports = await startReports(config, log, core, contexts, pipeline, traffic, outbound);
+  const reports = await startReports(config, log, core, contexts, pipeline, traffic, outbound, storage);
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);

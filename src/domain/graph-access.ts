@@ -7,6 +7,8 @@ import type { EntityFilter } from "../ngsi-ld/query/query-filter";
 import type { CompiledContext } from "../rdf/contexts/compiled-context";
 import { NGSI_LD_LOCATION } from "../rdf/vocab";
 import { DEFAULT_TENANT } from "../store/graph-store";
+import { AppError } from "../errors";
+import { PersonalData } from "./personal-data";
 import { TRAFFIC_NS } from "./vocabulary";
 
 /** A read of entities by type, optionally near a point. */
@@ -27,12 +29,16 @@ export interface GraphAccessDeps {
   context: CompiledContext;
   /** The most entities one read answers. */
   maxLimit: number;
+  /** Where personal attributes are kept (personal-data.ts); in memory only when absent. */
+  personal?: PersonalData;
 }
 
 /**
  * The domain's window on the graph: entity documents written through the NGSI-LD entity service (the
  * same validation, journal, change feed, SPARQL view and subscriptions as any NGSI-LD client's write)
  * and read back compacted with the traffic context, so attribute names are the context's short terms.
+ * The personal attributes of a new entity (personal-data.ts) are written apart from it and put back on
+ * this window's reads only: the domain sees whole entities, the NGSI-LD and SPARQL faces never see them.
  */
 export class GraphAccess {
   private readonly entities: EntityService;
@@ -42,17 +48,31 @@ export class GraphAccess {
   /** The tenant the domain lives in: the default one. */
   readonly tenant = DEFAULT_TENANT;
   private readonly maxLimit: number;
+  private readonly personal: PersonalData;
 
   constructor(deps: GraphAccessDeps) {
     this.entities = deps.entities;
     this.sources = deps.sources;
     this.ctx = deps.context;
     this.maxLimit = deps.maxLimit;
+    this.personal = deps.personal ?? new PersonalData();
   }
 
-  /** Creates an entity from a normalized document (its @context is this access's context); 409 if taken. */
+  /**
+   * Creates an entity from a normalized document (its @context is this access's context), its personal
+   * attributes kept apart; 409 if taken.
+   */
   async create(doc: Record<string, unknown>): Promise<void> {
-    await this.entities.create(this.tenant, this.entityOf(doc), this.ctx);
+    const id = String(doc.id);
+    // personal data is kept only for entities this window made: an id that has some is taken
+    if (this.personal.has(id)) throw new AppError("AlreadyExists", `Entity ${id} already exists`, { id });
+    const shared = await this.personal.keepApart(doc);
+    try {
+      await this.entities.create(this.tenant, this.entityOf(shared), this.ctx);
+    } catch (e) {
+      if (shared !== doc) await this.personal.forget(id);
+      throw e;
+    }
   }
 
   /** Merges attributes into an entity (§5.6.17 merge): present ones replaced, new ones added. */
@@ -62,18 +82,19 @@ export class GraphAccess {
     await this.entities.merge(this.tenant, id, patch as Entity, this.ctx);
   }
 
-  /** Deletes an entity. */
+  /** Deletes an entity and its personal data. */
   async delete(id: string): Promise<void> {
     await this.entities.delete(this.tenant, id, this.ctx);
+    await this.personal.forget(id);
   }
 
-  /** One entity, or undefined. */
+  /** One entity (with its personal attributes), or undefined. */
   async read(id: string): Promise<Entity | undefined> {
     const [e] = await this.sources.views.read(this.tenant, [id], this.ctx);
-    return e;
+    return e && this.personal.withPersonal(e);
   }
 
-  /** Entities of one type (traffic-context term), optionally near a point, at most `limit`. */
+  /** Entities of one type (traffic-context term, with their personal attributes), optionally near a point, at most `limit`. */
   async select(sel: EntitySelection): Promise<Entity[]> {
     const typeIri = this.ctx.expandTerm(sel.type);
     const filter: EntityFilter = { selectors: [{ types: { kind: "leaf", leaf: typeIri } }] };
@@ -91,7 +112,7 @@ export class GraphAccess {
       { ...filter, limit, offset: 0, count: false },
       this.ctx,
     );
-    return page.entities;
+    return page.entities.map((e) => this.personal.withPersonal(e));
   }
 
   /** True when the type term names `term` of the traffic vocabulary, in any context the writer used. */

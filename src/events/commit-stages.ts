@@ -20,6 +20,11 @@ export const COMMIT_STAGES = [
   { kind: "derived", name: "traffic projection", what: "the traffic domain's read models" },
   { kind: "derived", name: "live events (WebSocket, GraphQL)", what: "events for the push faces" },
   { kind: "derived", name: "SPARQL replica", what: "the read replicas' change feed" },
+  {
+    kind: "derived",
+    name: "personal data of deleted entities",
+    what: "drops the personal data kept apart for an entity deleted on any face",
+  },
   { kind: "deliver", name: "NGSI-LD notifications", what: "subscriptions matched, notifications enqueued" },
   { kind: "deliver", name: "alert deliveries", what: "alert subscriptions matched, deliveries enqueued" },
   { kind: "deliver", name: "report re-scoring", what: "verification of reports near a change" },

@@ -37,6 +37,8 @@ export interface GraphqlSocketOptions {
 
 interface Extra extends SocketConnection {
   socket: WebSocket;
+  /** The upgrade request, whose tenant the connection's authentication judges. */
+  request: IncomingMessage;
   alive: boolean;
 }
 
@@ -68,7 +70,7 @@ export class GraphqlSocketServer {
       subscribe: (args) => fanout.join(args, args.contextValue as Subscriber),
       onConnect: async (ctx) => {
         try {
-          const session = await o.auth.connection(ctx.connectionParams);
+          const session = await o.auth.connection(ctx.connectionParams, ctx.extra.request);
           ctx.extra.principal = session.principal;
           if (session.release) ctx.extra.socket.once("close", session.release);
           if (session.expiresAt !== undefined) {
@@ -96,6 +98,7 @@ export class GraphqlSocketServer {
     this.wss.on("connection", (socket: WebSocket, request: IncomingMessage) => {
       const extra: Extra = {
         socket,
+        request,
         out: new SocketOutbox(socket, o.queueMessages),
         alive: true,
         subscriptions: new Set(),
@@ -119,7 +122,6 @@ export class GraphqlSocketServer {
         },
         extra,
       );
-      void request;
       socket.once("close", (code, reason) => {
         this.sockets.delete(socket);
         void closed(code, String(reason));

@@ -2,11 +2,11 @@ import type { Context, Middleware, Next } from "koa";
 import type { Audit } from "../../auth/audit";
 import type { Credential } from "../../auth/auth-service";
 import { checkPermission } from "../../auth/permissions";
-import { AUTH_OFF_PRINCIPAL, mayUseTenant, type Principal } from "../../auth/principal";
-import { AppError } from "../../errors";
+import { AUTH_OFF_PRINCIPAL, type Principal } from "../../auth/principal";
 import { credentialOf } from "./credentials";
 import { requestOf } from "./request-context";
 import { accessOf, type RouteAccess, type RoutePermission } from "./route-permissions";
+import { admitTenant } from "./tenant";
 
 /** What the gate needs of identity. */
 export interface GateAuth {
@@ -20,7 +20,8 @@ const WRITE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * The auth gate of every face (docs/design.md "The request pipeline"): finds the credential, authenticates it
- * (401), checks the tenant of `NGSILD-Tenant` against the principal's tenants and the route's permission
+ * (401), applies the tenant rule of the request's face to `NGSILD-Tenant` and the principal's tenants
+ * (tenant.ts admitTenant: 403, or 400 for another tenant on a traffic face), checks the route's permission
  * (403), and puts the principal on the request context. Errors are thrown, so each face renders them its
  * own way. Writes that succeed and every 403 go to the audit log. With `auth` undefined (AUTH=off) every
  * request is the anonymous admin. A credential verified before is admitted without a promise of the gate's
@@ -29,7 +30,13 @@ const WRITE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function authGate(auth: GateAuth | undefined, table: readonly RoutePermission[]): Middleware {
   if (!auth) {
     return (ctx: Context, next: Next) => {
-      requestOf(ctx).principal = AUTH_OFF_PRINCIPAL;
+      const request = requestOf(ctx);
+      request.principal = AUTH_OFF_PRINCIPAL;
+      try {
+        admitTenant(undefined, request.face, ctx.get("NGSILD-Tenant"));
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
       return next();
     };
   }
@@ -43,11 +50,7 @@ export function authGate(auth: GateAuth | undefined, table: readonly RoutePermis
     request.principal = p;
     const tenant = ctx.get("NGSILD-Tenant");
     try {
-      if (!mayUseTenant(p, tenant)) {
-        throw new AppError("AccessDenied", `Tenant ${JSON.stringify(tenant)} is not open to this ${p.kind}`, {
-          tenant,
-        });
-      }
+      admitTenant(p, request.face, tenant);
       if (access !== "optional") checkPermission(p, access);
     } catch (e) {
       auth.audit("access-denied", {
@@ -74,6 +77,7 @@ export function authGate(auth: GateAuth | undefined, table: readonly RoutePermis
     });
   };
   const openPath = async (ctx: Context, next: Next): Promise<void> => {
+    admitTenant(undefined, requestOf(ctx).face, ctx.get("NGSILD-Tenant"));
     // an open path (/health) still learns who asks, if the credential is good
     requestOf(ctx).principal = await Promise.resolve()
       .then(() => auth.authenticate(credentialOf(ctx.headers)))
@@ -87,7 +91,10 @@ export function authGate(auth: GateAuth | undefined, table: readonly RoutePermis
     let p: Principal | undefined;
     try {
       cred = credentialOf(ctx.headers);
-      if (access === "optional" && cred.apiKey === undefined && cred.bearer === undefined) return next();
+      if (access === "optional" && cred.apiKey === undefined && cred.bearer === undefined) {
+        admitTenant(undefined, requestOf(ctx).face, ctx.get("NGSILD-Tenant"));
+        return next();
+      }
       p = auth.known?.(cred);
     } catch (e) {
       return Promise.reject(e as Error);

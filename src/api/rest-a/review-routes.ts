@@ -1,3 +1,4 @@
+import type { Reporter } from "../../domain/reports/report-model";
 import { badRequest } from "../../errors";
 import { parseJson, readBody } from "../http/read-body";
 import { requestOf } from "../http/request-context";
@@ -6,9 +7,19 @@ import { reportStatusBody } from "../rest/report-submission";
 import { requireOperator, type ReportsApi } from "../rest/reports-api";
 import type { RouteSpec } from "../rest/schema-route";
 
+/** The reporter as an operator sees it: its contacts unless the report is anonymous. */
+function reviewedReporter(r: Reporter): Record<string, unknown> {
+  if (r.isAnonymous) return { is_anonymous: true };
+  const out: Record<string, unknown> = { is_anonymous: false };
+  if (r.name) out.name = r.name;
+  if (r.phone) out.phone = r.phone;
+  if (r.email) out.email = r.email;
+  return out;
+}
+
 /**
  * The operators' review queue (decisions.md "Citizen reports and their review"): GET /reviews, high
- * priority first then oldest, with the evidence behind each score; POST /reviews/{report_id}
+ * priority first then oldest, with the evidence behind each score and the reporter's contacts; POST /reviews/{report_id}
  * `{decision: "confirm" | "reject", note}` -> the report's status; 409 when it was decided already.
  */
 export function reviewRoutes(api: ReportsApi, maxBodyBytes: number): RouteSpec[] {
@@ -39,6 +50,7 @@ export function reviewRoutes(api: ReportsApi, maxBodyBytes: number): RouteSpec[]
             evidence: r.evidence,
             reported_at: r.reportedAt,
             nearby_cameras: r.nearbyCameras.map((c) => c.replace(/^urn:ngsi-ld:TrafficCamera:/, "")),
+            reporter: reviewedReporter(r.reporter),
           })),
         };
       },

@@ -34,19 +34,29 @@ export const SUBSCRIPTION_REQUEST = input(
 /** The answer to POST /alerts/subscriptions. */
 export const SUBSCRIBED = closed({ subscription_id: str, status: { const: "active" }, message: str });
 
-/** GET /alerts/subscriptions: the caller's own (an admin's: everyone's). */
+/**
+ * GET /alerts/subscriptions: the caller's own (an admin's: everyone's), with where each channel delivers
+ * (personal data, shown to its owner and admins only: docs/auth.md).
+ */
 export const SUBSCRIPTION_LIST = closed({
   subscriptions: arr(
-    closed({
-      subscription_id: str,
-      user_id: str,
-      alert_types: TYPES,
-      locations: arr(str),
-      severity_threshold: SEVERITY,
-      channels: CHANNELS,
-      status: { const: "active" },
-      created_at: nullable(time),
-    }),
+    closed(
+      {
+        subscription_id: str,
+        user_id: str,
+        alert_types: TYPES,
+        locations: arr(str),
+        severity_threshold: SEVERITY,
+        channels: CHANNELS,
+        status: { const: "active" },
+        created_at: nullable(time),
+        email: str,
+        phone: str,
+        webhook_url: str,
+        push_subscription: closed({ endpoint: str, keys: closed({ p256dh: str, auth: str }) }),
+      },
+      ["email", "phone", "webhook_url", "push_subscription"],
+    ),
   ),
 });
 

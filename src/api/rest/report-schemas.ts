@@ -163,7 +163,14 @@ export const REPORT_STATUS = closed({
   duplicate_of: nullable(str),
 });
 
-/** GET /reviews: the pending reports, high priority first then oldest, with their evidence. */
+/** The reporter of a report under review, contacts included (operators only: docs/auth.md). */
+const REVIEWED_REPORTER = closed({ is_anonymous: { type: "boolean" }, name: str, phone: str, email: str }, [
+  "name",
+  "phone",
+  "email",
+]);
+
+/** GET /reviews: the pending reports, high priority first then oldest, with their evidence and reporter. */
 export const REVIEW_QUEUE = closed({
   total: int,
   reviews: arr(
@@ -180,6 +187,7 @@ export const REVIEW_QUEUE = closed({
       evidence: arr(closed({ factor: str, weight: num, detail: str })),
       reported_at: time,
       nearby_cameras: arr(str),
+      reporter: REVIEWED_REPORTER,
     }),
   ),
 });

@@ -41,9 +41,10 @@ export function subscriptionScope(ctx: Context): string | undefined {
   return p?.role === "admin" ? undefined : callerId(ctx);
 }
 
-/** An alert subscription as the REST faces show it. */
+/** An alert subscription as the REST faces show it to its owner (or an admin), with its channels' targets. */
 export function subscriptionBody(s: AlertSubscription): Record<string, unknown> {
   return {
+    ...s.targets,
     subscription_id: s.id,
     user_id: s.userId,
     alert_types: s.alertTypes,

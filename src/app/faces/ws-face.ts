@@ -1,3 +1,4 @@
+import { renderProblem } from "../../api/http/faces";
 import type { LiveAuth } from "../../api/http/live-auth";
 import { LiveSocketServer } from "../../api/ws/live-socket-server";
 import type { Config } from "../../config/config";
@@ -5,7 +6,10 @@ import type { Logger } from "../../log/logger";
 import type { LiveParts } from "../live";
 import type { Face } from "./face";
 
-/** The WebSocket face at `/ws` (traffic-service-interface.md §6): push of the live events. */
+/**
+ * The WebSocket face at `/ws` (traffic-service-interface.md §6): push of the live events. Its mount marks
+ * plain HTTP requests to `/ws` as the face's, so the request pipeline applies its tenant rule to them too.
+ */
 export function wsFace(config: Config, log: Logger, live: LiveParts, auth: LiveAuth): Face {
   const server = new LiveSocketServer({
     bus: live.bus,
@@ -21,6 +25,7 @@ export function wsFace(config: Config, log: Logger, live: LiveParts, auth: LiveA
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
   return {
+    mount: { name: "ws", prefixes: ["/ws"], renderError: renderProblem },
     routers: [],
     upgrades: [{ path: "/ws", handle: (req, socket, head) => server.handleUpgrade(req, socket, head) }],
     close: () => server.close(),
