@@ -5,7 +5,7 @@ import { batchUpsert } from "./lib/http-scenarios";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer } from "./lib/server";
 import { readSettings } from "./lib/settings";
-import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/vocabulary";
+import { TRAFFIC_SPARQL_PROLOGUE } from "../src/domain/vocabulary";
 
 /**
  * `npm run bench` part 2: the interface spec's SPARQL query forms (§4.10) over
@@ -15,7 +15,7 @@ import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/vocabulary";
  * (target: p95 < 100 ms). Also: how long the replica takes to load on the first query.
  */
 
-const PREFIXES = TRAFFIC_SPARQL_PREFIXES;
+const PREFIXES = TRAFFIC_SPARQL_PROLOGUE;
 
 /** The query forms of interface spec §4.10, as a data scientist writes them (README guide). */
 const QUERIES: Record<string, string> = {

@@ -6,7 +6,7 @@ import { below, formatTable, info, machineFacts, writeResults, type Row } from "
 import { freshDataDir, startServer } from "./lib/server";
 import { TemporalIndex } from "../src/ngsi-ld/temporal/temporal-index";
 import type { RowTuple } from "../src/ngsi-ld/temporal/history-record";
-import { TRAFFIC_SPARQL_PREFIXES } from "../src/domain/vocabulary";
+import { TRAFFIC_SPARQL_PROLOGUE } from "../src/domain/vocabulary";
 import { segmentTriples } from "../src/ngsi-ld/temporal/segment-graph";
 import { SEGMENT_MS } from "../src/ngsi-ld/temporal/segment-ledger";
 
@@ -348,7 +348,7 @@ async function main(): Promise<void> {
       ),
     );
     // the README's SPARQL: hourly average speed of one camera from the history segments (loads the replica)
-    const sparqlHourly = `${TRAFFIC_SPARQL_PREFIXES}SELECT ?start ?avg WHERE {
+    const sparqlHourly = `${TRAFFIC_SPARQL_PROLOGUE}SELECT ?start ?avg WHERE {
   GRAPH ?seg { ?seg cgh:entity <${ids[Math.floor(ids.length / 2)]}> ; cgh:start ?start ;
                     traffic:averageVehicleSpeed ?avg }
 } ORDER BY ?start`;

@@ -22,6 +22,11 @@ export const TRAFFIC_SPARQL_PREFIXES: Readonly<Record<string, string>> = {
   uom: "http://www.opengis.net/def/uom/OGC/1.0/",
 };
 
+/** {@link TRAFFIC_SPARQL_PREFIXES} as a query's prologue of PREFIX declarations. */
+export const TRAFFIC_SPARQL_PROLOGUE = Object.entries(TRAFFIC_SPARQL_PREFIXES)
+  .map(([prefix, iri]) => `PREFIX ${prefix}: <${iri}>\n`)
+  .join("");
+
 /** URL of the traffic JSON-LD context (served from contexts/traffic.jsonld, see contexts/index.json). */
 export const TRAFFIC_CONTEXT_URL = "https://w3id.org/citygraph/contexts/traffic.jsonld";
 /** The `@context` of every entity document the seed and the feed produce. */

@@ -11,9 +11,9 @@ import type { NgsiLdEntityDoc } from "../../src/demo/seed";
 import { loadShapes } from "../unit/demo/rdf-test-helpers";
 import { freePort, startServer } from "./helpers/child-server";
 import { http, startTestApp, TestApp } from "./helpers/test-app";
-import { TRAFFIC_SPARQL_PREFIXES } from "../../src/domain/vocabulary";
+import { TRAFFIC_SPARQL_PROLOGUE } from "../../src/domain/vocabulary";
 
-const PREFIXES = TRAFFIC_SPARQL_PREFIXES;
+const PREFIXES = TRAFFIC_SPARQL_PROLOGUE;
 /** Interface spec §4.10: cameras by status with geo:lat / geo:long. */
 const ACTIVE_CAMERAS = `${PREFIXES}SELECT ?cam ?lat ?long WHERE {
   ?cam a traffic:TrafficCamera ; traffic:status "active" ; geo:lat ?lat ; geo:long ?long }`;
