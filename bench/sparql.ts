@@ -8,7 +8,7 @@ import { readSettings } from "./lib/settings";
 import { TRAFFIC_SPARQL_PROLOGUE } from "../src/domain/vocabulary";
 
 /**
- * `npm run bench` part 2: the interface spec's SPARQL query forms (§4.10) over
+ * `npm run bench` part 2: the SPARQL query forms of docs/sparql.md over
  * the HCMC graph (seeded, plus feed ticks with accidents written through NGSI-LD) plus
  * BENCH_SPARQL_EXTRA (default 100,000) extra 10-attribute entities. Each query is sent
  * BENCH_SPARQL_SAMPLES times (default 200), one at a time, and its latency percentiles are reported
@@ -17,7 +17,7 @@ import { TRAFFIC_SPARQL_PROLOGUE } from "../src/domain/vocabulary";
 
 const PREFIXES = TRAFFIC_SPARQL_PROLOGUE;
 
-/** The query forms of interface spec §4.10, as a data scientist writes them (README guide). */
+/** The query forms of docs/sparql.md, as a data scientist writes them (README guide). */
 const QUERIES: Record<string, string> = {
   "active cameras + lat/long": `SELECT ?cam ?lat ?long WHERE {
   ?cam a traffic:TrafficCamera ; traffic:status "active" ; geo:lat ?lat ; geo:long ?long }`,

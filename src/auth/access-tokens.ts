@@ -24,7 +24,7 @@ interface Claims extends JWTPayload {
 export const sha256 = (s: string): string => createHash("sha256").update(s).digest("base64url");
 
 /**
- * Access tokens (decisions.md "Identity, roles, tokens"): JWTs signed with the current EdDSA key, `kid` in
+ * Access tokens (docs/auth.md "Roles and permissions"): JWTs signed with the current EdDSA key, `kid` in
  * the header, the principal's role, tier and tenants in the claims. Verification accepts only EdDSA and a
  * `kid` of {@link SigningKeys}; a verified token is cached until it expires.
  */

@@ -17,7 +17,7 @@ export interface Credential {
   apiKey?: string;
 }
 
-/** What login and refresh answer (traffic-service-interface.md §4.1). */
+/** What login and refresh answer (docs/auth.md "Logging in"). */
 export interface TokenPair {
   access_token: string;
   refresh_token: string;
@@ -48,7 +48,7 @@ export const principalOfKey = (k: ApiKeyRecord): Principal => ({
 });
 
 /**
- * Identity (decisions.md "Identity, roles, tokens"): login, refresh, logout, and {@link authenticate},
+ * Identity (docs/auth.md "Roles and permissions"): login, refresh, logout, and {@link authenticate},
  * which every face calls with what the client sent (the HTTP gate, WebSocket upgrades, graphql-ws
  * connection parameters).
  */

@@ -38,7 +38,7 @@ export function englishDistrictName(vi: string): string {
 /**
  * The city's places: the districts (the traffic domain's zones, polygons from the graph) and the
  * TrafficCamera entities (named intersections, through the geo index), for the offline address of a
- * point, the cameras near it and district names as people write them (decisions.md "Zones").
+ * point, the cameras near it and district names as people write them (docs/rest.md "Conventions").
  */
 export class CityPlaces {
   constructor(

@@ -37,7 +37,7 @@ export const TRAFFIC_NS = "https://w3id.org/citygraph/traffic#";
  * Shortcut predicates the traffic ontology uses for NGSI-LD core terms it cannot redefine (the core
  * context protects `status` and `location`): the plain value triple of `ngsi-ld:status` is
  * `traffic:status`, and `ngsi-ld:location` also gets `traffic:location` with its WKT literal
- * (interface spec §4.10; ontology/traffic.ttl; docs/design.md "Values are also plain triples").
+ * (docs/sparql.md; ontology/traffic.ttl; docs/design.md "Values are also plain triples").
  */
 export const TRAFFIC_SHORTCUT_ALIASES: Readonly<Record<string, string>> = {
   "https://uri.etsi.org/ngsi-ld/status": `${TRAFFIC_NS}status`,

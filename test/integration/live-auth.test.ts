@@ -5,7 +5,7 @@ import { bearer, login, userToken } from "./auth/auth-client";
 import { startTestApp, type TestApp } from "./helpers/test-app";
 import { WsProbe } from "./helpers/live-clients";
 
-describe("push faces with authentication on (interface spec §5 items 4-5)", function () {
+describe("push faces with authentication on", function () {
   this.timeout(60_000);
   let app: TestApp;
   let admin: string;

@@ -47,7 +47,7 @@ async function until(pred: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-describe("GraphQL /graphql (interface spec §4.11, §6)", function () {
+describe("GraphQL /graphql", function () {
   this.timeout(60_000);
   let app: TestApp;
   const clients: Client[] = [];

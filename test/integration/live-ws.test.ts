@@ -4,7 +4,7 @@ import { accidentDoc, flowDoc, QUAN_1, QUAN_12, upsert, weatherDoc, WsProbe } fr
 
 const isEvent = (channel: string) => (m: Record<string, unknown>) => m.channel === channel;
 
-describe("WebSocket /ws (interface spec §6)", function () {
+describe("WebSocket /ws", function () {
   this.timeout(60_000);
   let app: TestApp;
   const open: WsProbe[] = [];

@@ -30,7 +30,7 @@ const NEAR_CENTRE = `${PREFIXES}SELECT ?cam ?d WHERE {
 
 type Answer = { status: number; headers: Headers; text: string; body: unknown };
 
-describe("SPARQL endpoint /sparql (interface spec §4.10; SPARQL 1.1 Protocol)", function () {
+describe("SPARQL endpoint /sparql (SPARQL 1.1 Protocol)", function () {
   this.timeout(120_000);
   let app: TestApp;
   let feedDocs: NgsiLdEntityDoc[];

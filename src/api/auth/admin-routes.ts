@@ -28,7 +28,7 @@ const keyView = (k: ApiKeyRecord) => ({
 });
 
 /**
- * User and API key management (decisions.md "Identity, roles, tokens", variant A root; the gate lets only
+ * User and API key management (docs/auth.md "Roles and permissions", variant A root; the gate lets only
  * admins in): `POST /v1/admin/users` `{username, password, role, tier, tenants?}` -> 201; `GET
  * /v1/admin/users`; `DELETE /v1/admin/users/{id}` (its logins are revoked) -> 204; `POST
  * /v1/admin/api-keys` `{name, role, tier, tenants?}` -> 201 `{id, key, ...}` (the key is shown this once);

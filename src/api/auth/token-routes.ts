@@ -5,8 +5,8 @@ import { requestOf } from "../http/request-context";
 import { jsonBody } from "./json-body";
 
 /**
- * Login, refresh and logout of one REST variant (traffic-service-interface.md §4.1, §5; decisions.md
- * "Identity, roles, tokens"): `POST {base}/auth/login` `{username, password}` -> `{access_token,
+ * Login, refresh and logout of one REST variant (docs/auth.md
+ * "Logging in"): `POST {base}/auth/login` `{username, password}` -> `{access_token,
  * refresh_token, expires_in, token_type}` (variant B without `refresh_token`); `POST {base}/auth/refresh`
  * `{refresh_token}` -> a new pair, the old token stops working; `POST {base}/auth/logout` revokes the
  * login (by `{refresh_token}`, or by the caller's bearer token) -> 204.

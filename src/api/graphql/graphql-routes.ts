@@ -26,7 +26,7 @@ export interface GraphqlHttpOptions<C extends OperationContext> {
 }
 
 /**
- * GraphQL over HTTP at `/graphql` (traffic-service-interface.md §4.11; the GraphQL over HTTP spec
+ * GraphQL over HTTP at `/graphql` (docs/graphql-and-websocket.md "GraphQL `/graphql`"; the GraphQL over HTTP spec
  * through graphql-http): POST with JSON `{query, variables}`, GET with the same in the query string
  * (queries only), automatic persisted queries on both, parse and validation bounded by the token,
  * depth, cost and alias limits, executed by compiled documents (graphql-jit) within GRAPHQL_TIMEOUT, and

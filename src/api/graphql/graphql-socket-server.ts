@@ -43,7 +43,7 @@ interface Extra extends SocketConnection {
 }
 
 /**
- * GraphQL subscriptions over WebSocket at `/graphql` (interface spec §6; protocol graphql-transport-ws
+ * GraphQL subscriptions over WebSocket at `/graphql` (docs/graphql-and-websocket.md; protocol graphql-transport-ws
  * of graphql-ws): the token comes in the connection parameter `authorization` ("Bearer <token>");
  * a bad token closes the socket with 4401 (4403 for a missing permission), an expired one too.
  * Operations are parsed and validated with the same limits as over HTTP; subscriptions are fanned out

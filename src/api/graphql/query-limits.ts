@@ -15,7 +15,7 @@ import {
 
 /** Most tokens one document may hold: a larger one is refused before it is parsed further. */
 export const MAX_TOKENS = 100_000;
-/** Largest `limit` a list field takes (decisions.md "Largest page: 100 everywhere"). */
+/** Largest `limit` a list field takes (docs/rest.md "Conventions"). */
 export const MAX_PAGE = 100;
 /** Items a list without a `limit` argument is counted as (the zones, the stations). */
 const UNSIZED_LIST = 25;

@@ -12,8 +12,8 @@ export interface SocketSession {
 }
 
 /**
- * The auth hook of the push faces (interface spec §5 items 4-5; decisions.md "Identity, roles,
- * tokens"): the session of a `/ws` upgrade (query `token` or the Authorization header) and of graphql-ws
+ * The auth hook of the push faces (docs/auth.md
+ * "Credentials"): the session of a `/ws` upgrade (query `token` or the Authorization header) and of graphql-ws
  * connection parameters (`authorization: "Bearer <token>"`, the tenant from its upgrade request `req`),
  * or an AppError Unauthorized / AccessDenied / BadRequestData (close 4401 / 4403 / 4400, socket-auth.ts
  * closeCodeOf); and whether a principal may write. The composition

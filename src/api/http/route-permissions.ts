@@ -33,7 +33,7 @@ const rule = (method: string, path: RegExp, access: RouteAccess): RoutePermissio
 const BASES = "(?:/v1|/api/v1)";
 
 /**
- * The permission table of every face (decisions.md "Identity, roles, tokens"). Without a line here a
+ * The permission table of every face (docs/auth.md "Roles and permissions"). Without a line here a
  * route on a protected path needs `read` for GET, HEAD and OPTIONS and `write` for any other method. The
  * lines say where a GET needs more than `read` (NGSI-LD subscriptions), where a POST is a read (SPARQL, NGSI-LD query, GraphQL: the GraphQL face checks mutations
  * itself with checkPermission), where a viewer may write (citizen reports, its own alert subscriptions),

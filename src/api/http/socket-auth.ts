@@ -21,7 +21,7 @@ export function upgradeTenant(req: IncomingMessage | undefined): string {
 }
 
 /**
- * The principal of a WebSocket upgrade to `face` (decisions.md: query `token=` or the `Authorization`
+ * The principal of a WebSocket upgrade to `face` (docs/rest.md: query `token=` or the `Authorization`
  * header, or `X-API-Key`), held to the tenant rule of every face (tenant.ts admitTenant) and checked for
  * `action`. Throws an AppError: map it with {@link closeCodeOf}.
  */
@@ -43,7 +43,7 @@ export async function authenticateUpgrade(
 }
 
 /**
- * The principal of graphql-ws connection parameters: `authorization: "Bearer <token>"` (decisions.md),
+ * The principal of graphql-ws connection parameters: `authorization: "Bearer <token>"` (docs/rest.md),
  * or `apiKey` / `x-api-key`; held to the GraphQL face's tenant rule (tenant.ts admitTenant) with the
  * tenant its upgrade request `req` names.
  */

@@ -16,11 +16,11 @@ import type {
 import { iso, location, round } from "../rest/json-values";
 
 /**
- * The traffic domain's read models in variant A's JSON shapes (traffic-service-interface.md §2).
+ * The traffic domain's read models in variant A's JSON shapes (docs/rest.md).
  * One function per resource; the routes call these and nothing else shapes a response body.
  */
 
-/** §2 Camera (list form). */
+/** Camera (list form). */
 export function camera(v: CameraView, zones: ReadonlyMap<string, Zone>) {
   const c = v.camera;
   const zone = c.zoneId ? zones.get(c.zoneId) : undefined;
@@ -36,7 +36,7 @@ export function camera(v: CameraView, zones: ReadonlyMap<string, Zone>) {
   };
 }
 
-/** §2 Camera with its detail `statistics`. */
+/** Camera with its detail `statistics`. */
 export function cameraDetail(v: CameraView, zones: ReadonlyMap<string, Zone>, s: CameraDetailStats) {
   return {
     ...camera(v, zones),
@@ -48,7 +48,7 @@ export function cameraDetail(v: CameraView, zones: ReadonlyMap<string, Zone>, s:
   };
 }
 
-/** §2 Camera statistics (A). */
+/** Camera statistics (A). */
 export function cameraStatistics(
   id: string,
   from: number,
@@ -70,7 +70,7 @@ export function cameraStatistics(
   };
 }
 
-/** §2 Accident (list form). */
+/** Accident (list form). */
 export function accident(a: Accident, zones: ReadonlyMap<string, Zone>) {
   const zone = a.zoneId ? zones.get(a.zoneId) : undefined;
   return {
@@ -89,7 +89,7 @@ export function accident(a: Accident, zones: ReadonlyMap<string, Zone>) {
   };
 }
 
-/** §2 Accident with its `timeline`. */
+/** Accident with its `timeline`. */
 export function accidentDetail(a: Accident, zones: ReadonlyMap<string, Zone>, timeline: TimelineEvent[]) {
   return {
     ...accident(a, zones),
@@ -101,7 +101,7 @@ export function accidentDetail(a: Accident, zones: ReadonlyMap<string, Zone>, ti
   };
 }
 
-/** §2 Traffic zone (realtime). */
+/** Traffic zone (realtime). */
 export function zoneTraffic(z: ZoneTraffic) {
   return {
     id: z.zone.id,
@@ -116,7 +116,7 @@ export function zoneTraffic(z: ZoneTraffic) {
   };
 }
 
-/** §2 congestion-zones item: polygon of [lat, lon]. */
+/** congestion-zones item: polygon of [lat, lon]. */
 export function congestionZone(a: CongestionArea) {
   return {
     id: a.id,
@@ -129,7 +129,7 @@ export function congestionZone(a: CongestionArea) {
   };
 }
 
-/** §2 forecast item. */
+/** forecast item. */
 export function forecastPoint(p: ForecastPoint) {
   return {
     timestamp: iso(p.timestamp),
@@ -140,7 +140,7 @@ export function forecastPoint(p: ForecastPoint) {
   };
 }
 
-/** §2 Weather, current. */
+/** Weather, current. */
 export function weather(w: Weather) {
   return {
     timestamp: iso(w.observedAt),
@@ -157,7 +157,7 @@ export function weather(w: Weather) {
   };
 }
 
-/** §2 Weather forecast item. */
+/** Weather forecast item. */
 export function weatherForecast(f: WeatherForecastItem) {
   return {
     timestamp: iso(f.timestamp),
@@ -167,7 +167,7 @@ export function weatherForecast(f: WeatherForecastItem) {
   };
 }
 
-/** §2 Air quality station (A). */
+/** Air quality station (A). */
 export function airStation(s: AirQualityStation) {
   return {
     id: s.id,
@@ -181,7 +181,7 @@ export function airStation(s: AirQualityStation) {
   };
 }
 
-/** §2 Air quality history item (A). */
+/** Air quality history item (A). */
 export function airHistory(b: AirQualityBucket) {
   return { timestamp: iso(b.start), aqi: b.aqi, category: b.category, pm25: b.pm25 };
 }

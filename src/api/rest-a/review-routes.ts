@@ -18,7 +18,7 @@ function reviewedReporter(r: Reporter): Record<string, unknown> {
 }
 
 /**
- * The operators' review queue (decisions.md "Citizen reports and their review"): GET /reviews, high
+ * The operators' review queue (docs/reports-and-alerts.md "Review"): GET /reviews, high
  * priority first then oldest, with the evidence behind each score and the reporter's contacts; POST /reviews/{report_id}
  * `{decision: "confirm" | "reject", note}` -> the report's status; 409 when it was decided already.
  */

@@ -5,7 +5,7 @@ import type { PeriodStats } from "../../domain/traffic/flow/period-stats";
 import type { CursorCodec } from "../rest/cursor-codec";
 import type { ReportRoutesDeps } from "../rest/reports-api";
 
-/** Where variant B is served (decisions.md "Addresses"). */
+/** Where variant B is served (README.md "The faces"). */
 export const REST_B_PREFIX = "/api/v1";
 
 /** What the B routes read: the traffic domain and the B-specific views over it. */

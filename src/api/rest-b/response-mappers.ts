@@ -21,14 +21,14 @@ import type { FlowWindow } from "../../domain/traffic/flow/flow-intervals";
 import type { CameraPeriodStats, ZonePeriodStats } from "../../domain/traffic/flow/period-stats";
 
 /**
- * The traffic domain's read models in variant B's JSON shapes (traffic-service-interface.md §2, the
+ * The traffic domain's read models in variant B's JSON shapes (docs/rest.md, the
  * fields marked (B)). The B routes call these and nothing else shapes a response body; variant A's
  * mapping lives beside it in api/rest-a.
  */
 
 const zoneName = (zones: ReadonlyMap<string, Zone>, id?: string) => (id ? zones.get(id)?.name : undefined);
 
-/** §2 Camera, list form (B): no stream_url, B capabilities. */
+/** Camera, list form (B): no stream_url, B capabilities. */
 export function camera(v: CameraView, zones: ReadonlyMap<string, Zone>) {
   const c = v.camera;
   const district = zoneName(zones, c.zoneId);
@@ -42,7 +42,7 @@ export function camera(v: CameraView, zones: ReadonlyMap<string, Zone>) {
   };
 }
 
-/** §2 Camera detail (B): `stream_url`, `last_image` (this service's image of the camera), `metadata`. */
+/** Camera detail (B): `stream_url`, `last_image` (this service's image of the camera), `metadata`. */
 export function cameraDetail(
   v: CameraView,
   zones: ReadonlyMap<string, Zone>,
@@ -57,7 +57,7 @@ export function cameraDetail(
   };
 }
 
-/** §2 Camera stats (B). */
+/** Camera stats (B). */
 export function cameraStats(id: string, from: number, to: number, s: CameraPeriodStats) {
   return {
     camera_id: id,
@@ -72,7 +72,7 @@ export function cameraStats(id: string, from: number, to: number, s: CameraPerio
   };
 }
 
-/** §2 Accident, list form (B): B's fields (`description`; no `fatalities` nor `detection_method`). */
+/** Accident, list form (B): B's fields (`description`; no `fatalities` nor `detection_method`). */
 export function accident(a: Accident, zones: ReadonlyMap<string, Zone>) {
   return {
     id: a.id,
@@ -89,7 +89,7 @@ export function accident(a: Accident, zones: ReadonlyMap<string, Zone>) {
   };
 }
 
-/** §2 Accident detail (B): `timeline{timestamp, event, source}` and `detection{model, confidence, bounding_boxes}`. */
+/** Accident detail (B): `timeline{timestamp, event, source}` and `detection{model, confidence, bounding_boxes}`. */
 export function accidentDetail(
   a: Accident,
   zones: ReadonlyMap<string, Zone>,
@@ -107,7 +107,7 @@ export function accidentDetail(
   };
 }
 
-/** §2 Traffic zone (B): `zone_id`, numeric `congestion_level` (0 free flow .. 100 standstill), `status` label, `cameras`. */
+/** Traffic zone (B): `zone_id`, numeric `congestion_level` (0 free flow .. 100 standstill), `status` label, `cameras`. */
 export function zoneTraffic(z: ZoneTraffic) {
   return {
     zone_id: z.zone.id,
@@ -121,7 +121,7 @@ export function zoneTraffic(z: ZoneTraffic) {
   };
 }
 
-/** §2 congestion-zones item (B): the congested area as `zone_id`, its polygon of [lat, lon]. */
+/** congestion-zones item (B): the congested area as `zone_id`, its polygon of [lat, lon]. */
 export function congestionZone(a: CongestionArea, congestionLevel: number) {
   return {
     zone_id: a.id,
@@ -136,7 +136,7 @@ export function congestionZone(a: CongestionArea, congestionLevel: number) {
   };
 }
 
-/** §2 forecast item (unmarked: the same in both variants). */
+/** forecast item (unmarked: the same in both variants). */
 export function forecastPoint(p: ForecastPoint) {
   return {
     timestamp: iso(p.timestamp),
@@ -146,7 +146,7 @@ export function forecastPoint(p: ForecastPoint) {
   };
 }
 
-/** §2 Traffic flow observation (B): one aggregated window with an NGSI-LD id. */
+/** Traffic flow observation (B): one aggregated window with an NGSI-LD id. */
 export function flowObservation(w: FlowWindow, at: GeoPoint) {
   const from = iso(w.from);
   return {
@@ -164,7 +164,7 @@ export function flowObservation(w: FlowWindow, at: GeoPoint) {
   };
 }
 
-/** §2 Weather, current (B): `uv_index`, no `gust` nor `feels_like`. */
+/** Weather, current (B): `uv_index`, no `gust` nor `feels_like`. */
 export function weather(w: Weather, uvIndex: number) {
   return {
     timestamp: iso(w.observedAt),
@@ -180,7 +180,7 @@ export function weather(w: Weather, uvIndex: number) {
   };
 }
 
-/** §2 Weather forecast item. */
+/** Weather forecast item. */
 export function weatherForecast(f: WeatherForecastItem) {
   return {
     timestamp: iso(f.timestamp),
@@ -190,7 +190,7 @@ export function weatherForecast(f: WeatherForecastItem) {
   };
 }
 
-/** §2 Air quality reading (B): `dominant_pollutant` and `health_implications` (EPA category texts). */
+/** Air quality reading (B): `dominant_pollutant` and `health_implications` (EPA category texts). */
 export function airQuality(s: AirQualityStation) {
   return {
     timestamp: iso(s.observedAt),
@@ -204,7 +204,7 @@ export function airQuality(s: AirQualityStation) {
   };
 }
 
-/** §2 Zone analytics (B), with only the requested metrics (all when none is named). */
+/** Zone analytics (B), with only the requested metrics (all when none is named). */
 export function zoneAnalytics(
   zoneId: string,
   from: number,
@@ -229,7 +229,7 @@ export function zoneAnalytics(
   };
 }
 
-/** §2 Pattern (B): `{type, location, time_pattern, confidence, severity}`. */
+/** Pattern (B): `{type, location, time_pattern, confidence, severity}`. */
 export function pattern(p: Pattern, at: GeoPoint, address: string, severity: Severity) {
   const days =
     p.pattern === "weekday_peak"

@@ -3,8 +3,7 @@ import { ALERT_CHANNELS } from "../../jobs/senders/alert-job";
 import { arr, closed, input, nullable, num, oneOfStrings, str, time } from "./json-schema";
 
 /**
- * The alert bodies of both REST variants (traffic-service-interface.md §2 "Alert and alert
- * subscription", §4.7; decisions.md): the subscription request as the domain reads it and the answers
+ * The alert bodies of both REST variants (docs/reports-and-alerts.md "Alerts"): the subscription request as the domain reads it and the answers
  * as closed schemas.
  */
 

@@ -4,8 +4,8 @@ import { arr, closed, input, int, nullable, num, oneOfStrings, str, time } from 
 import type { JsonSchema } from "./schema-route";
 
 /**
- * The citizen report and review bodies of both REST variants (traffic-service-interface.md §2, §4.3,
- * §4.7; decisions.md "Citizen reports and their review"): the requests as the domain reads them and
+ * The citizen report and review bodies of both REST variants (docs/rest.md,
+ * docs/reports-and-alerts.md "Review"): the requests as the domain reads them and
  * the answers as closed schemas, so the OpenAPI documents say exactly what is sent.
  */
 
@@ -30,7 +30,7 @@ const who = (contact: Record<string, JsonSchema>): JsonSchema => ({
 const REPORTER_A = who({ phone: text(3, 30), email: text(3, 200) });
 const REPORTER_B = who({ contact: { ...text(3, 200), description: "a phone number or an email address" } });
 
-/** JSON body of POST /citizen-reports (§2 "REST submission body"; B's reporter has `contact`). */
+/** JSON body of POST /citizen-reports (docs/rest.md; B's reporter has `contact`). */
 export const reportJsonBody = (variant: "a" | "b"): JsonSchema =>
   input(
     {
@@ -46,7 +46,7 @@ export const reportJsonBody = (variant: "a" | "b"): JsonSchema =>
     ["category", "description", "location"],
   );
 
-/** JSON body of A's POST /accidents/report and B's POST /accidents (§4.3). */
+/** JSON body of A's POST /accidents/report and B's POST /accidents. */
 export const accidentReportBody = (variant: "a" | "b"): JsonSchema =>
   input(
     {
@@ -66,7 +66,7 @@ export const accidentReportBody = (variant: "a" | "b"): JsonSchema =>
     ["description", "location"],
   );
 
-/** The form-based submission (§2): text fields and up to five image files in `images`. */
+/** The form-based submission: text fields and up to five image files in `images`. */
 export const REPORT_FORM: JsonSchema = input(
   {
     type: TYPE,
@@ -105,7 +105,7 @@ const SUBMITTED_B = closed({
   priority: PRIORITY,
 });
 
-/** The stored report model (§2), the answer to the form. */
+/** The stored report model, the answer to the form. */
 export const REPORT_MODEL = closed({
   id: str,
   type: TYPE,
@@ -152,7 +152,7 @@ export const ACCIDENT_CREATED_B = closed({
   verification_status: { const: "pending" },
 });
 
-/** The report status (§2 "Report status response (A)", plus `priority` and `duplicate_of`). */
+/** The report status (plus `priority` and `duplicate_of`). */
 export const REPORT_STATUS = closed({
   id: str,
   status: oneOfStrings(["submitted", "verified", "resolved", "rejected"]),

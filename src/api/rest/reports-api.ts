@@ -28,7 +28,7 @@ export function callerId(ctx: Context): string {
   return requestOf(ctx).principal?.id ?? "anonymous";
 }
 
-/** decisions.md roles: reviews are for operators and admins (no principal = authentication off). */
+/** docs/auth.md roles: reviews are for operators and admins (no principal = authentication off). */
 export function requireOperator(ctx: Context): void {
   const p = requestOf(ctx).principal;
   if (p && p.role !== "operator" && p.role !== "admin")

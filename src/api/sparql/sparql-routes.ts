@@ -37,7 +37,7 @@ export interface SparqlRouteOptions {
 }
 
 /**
- * The SPARQL endpoint `/sparql` (interface spec §4.10; SPARQL 1.1 Protocol §2.1): GET and POST queries,
+ * The SPARQL endpoint `/sparql` (docs/sparql.md; SPARQL 1.1 Protocol §2.1): GET and POST queries,
  * answers in JSON, XML, CSV, TSV (SELECT, ASK) or Turtle, N-Triples, JSON-LD (CONSTRUCT, DESCRIBE) by
  * content negotiation, over the dataset of the tenant in `NGSILD-Tenant`. Read-only: updates get 400.
  * An answer cut at SPARQL_MAX_ROWS says so in `X-SPARQL-MaxRows` (as Virtuoso does). Each principal

@@ -20,7 +20,7 @@ export interface LiveSocketOptions {
 }
 
 /**
- * The WebSocket face at `/ws` (traffic-service-interface.md §6; protocol in
+ * The WebSocket face at `/ws` (docs/graphql-and-websocket.md; protocol in
  * docs/graphql-and-websocket.md): authenticates the upgrade (token in `?token=` or the Authorization
  * header; failures close with 4401/4403), serves each socket as a {@link WsConnection}, pings every
  * socket each heartbeat and drops those that did not answer the previous ping.

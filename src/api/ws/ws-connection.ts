@@ -17,7 +17,7 @@ export interface ConnectionLimits {
 }
 
 /**
- * One client of `/ws` (traffic-service-interface.md §6): its commands, its subscriptions on the live
+ * One client of `/ws` (docs/graphql-and-websocket.md): its commands, its subscriptions on the live
  * bus, its bounded outbox, its message rate and its liveness for the heartbeat.
  */
 export class WsConnection {

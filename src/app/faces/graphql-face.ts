@@ -22,7 +22,7 @@ const renderGraphqlError: ErrorRenderer = (ctx, err, requestId) => {
 };
 
 /**
- * GraphQL at `/graphql` (traffic-service-interface.md §4.11 and §6): queries and mutations over HTTP,
+ * GraphQL at `/graphql` (docs/graphql-and-websocket.md "GraphQL `/graphql`"): queries and mutations over HTTP,
  * subscriptions over WebSocket on the same path, one schema (src/api/graphql/schema.graphql).
  */
 export function graphqlFace(config: Config, log: Logger, deps: GraphqlDeps, auth: LiveAuth): Face {

@@ -9,7 +9,7 @@ import type { TrafficDomain } from "../../domain/traffic";
 import type { Face } from "./face";
 
 /**
- * REST variant A at `/v1` (traffic-service-interface.md §4; citizen reports, reviews and alerts too), errors as `{error:{...}}`. `gate` (the
+ * REST variant A at `/v1` (docs/rest.md; citizen reports, reviews and alerts too), errors as `{error:{...}}`. `gate` (the
  * auth gate) runs in front of each route with the access the route declares.
  */
 export function restAFace(
@@ -28,7 +28,7 @@ export function restAFace(
   return {
     mount: { name: "rest-a", prefixes: [`${REST_A_PREFIX}/`], renderError: renderRestError },
     routers: [router],
-    // decisions.md: the review of citizen reports is an operator's
+    // docs/rest.md: the review of citizen reports is an operator's
     permissions: [{ method: "*", path: /^\/v1\/reviews(\/[^/]+)?$/, access: "write" }],
   };
 }

@@ -15,7 +15,7 @@ import type { NgsiLdCore } from "../ngsi-ld";
 import type { Face } from "./face";
 
 /**
- * REST variant B at `/api/v1` (traffic-service-interface.md §4, fields marked (B)), errors as
+ * REST variant B at `/api/v1` (docs/rest.md, fields marked (B)), errors as
  * `{error:{...}}`, on the same traffic domain and image source as variant A. Cursors are signed with
  * the key kept in DATA_DIR.
  */

@@ -7,7 +7,7 @@ import type { LiveParts } from "../live";
 import type { Face } from "./face";
 
 /**
- * The WebSocket face at `/ws` (traffic-service-interface.md §6): push of the live events. Its mount marks
+ * The WebSocket face at `/ws` (docs/graphql-and-websocket.md): push of the live events. Its mount marks
  * plain HTTP requests to `/ws` as the face's, so the request pipeline applies its tenant rule to them too.
  */
 export function wsFace(config: Config, log: Logger, live: LiveParts, auth: LiveAuth): Face {

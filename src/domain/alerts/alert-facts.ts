@@ -38,7 +38,7 @@ function pointOf(e: Entity, ctx: CompiledContext): [number, number] | undefined 
   return v?.type === "Point" && v.coordinates ? [v.coordinates[0], v.coordinates[1]] : undefined;
 }
 
-/** Weather that warrants an alert, by `weatherType` (decisions.md conditions). */
+/** Weather that warrants an alert, by `weatherType` (docs/rest.md "Weather and air quality"). */
 const WEATHER_SEVERITY: Record<string, AlertSeverity | undefined> = {
   heavy_rain: "moderate",
   thunderstorm: "severe",

@@ -10,7 +10,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const LOCAL = 7 * HOUR;
 
-/** Metrics of the summary (traffic-service-interface.md §2 Analytics). */
+/** Metrics of the summary (docs/rest.md "Analytics"). */
 export const SUMMARY_METRICS = [
   "total_vehicles",
   "avg_speed",
@@ -46,7 +46,7 @@ const localDay = (t: number) => Math.floor((t + LOCAL) / DAY);
 const isWeekend = (t: number) => [0, 6].includes(new Date(t + LOCAL).getUTCDay());
 
 /**
- * Analytics (traffic-service-interface.md §4.6) over the pre-aggregated flow (FlowRollup), the
+ * Analytics (docs/rest.md "Analytics") over the pre-aggregated flow (FlowRollup), the
  * accidents and the weather and air-quality history: every figure computed from the graph's data.
  */
 export class AnalyticsService {
@@ -56,7 +56,7 @@ export class AnalyticsService {
     private readonly history: HistoryReader,
   ) {}
 
-  /** §4.6 summary over [from, to). */
+  /** summary over [from, to). */
   summary(
     from: number,
     to: number,
@@ -97,7 +97,7 @@ export class AnalyticsService {
     return out;
   }
 
-  /** §4.6 temporal patterns: peak hours of weekdays and weekends. */
+  /** temporal patterns: peak hours of weekdays and weekends. */
   temporal(from: number, to: number): Pattern[] {
     const perDay = new Map<number, { weekend: boolean; hours: number[] }>();
     for (const b of this.rollup.buckets(CITY, from, to)) {
@@ -144,7 +144,7 @@ export class AnalyticsService {
     return out;
   }
 
-  /** §4.6 spatial patterns: accident hotspots (DBSCAN, 500 m, at least 3 accidents). */
+  /** spatial patterns: accident hotspots (DBSCAN, 500 m, at least 3 accidents). */
   spatial(from: number, to: number): Pattern[] {
     const acc = this.projection.accidentList().filter((a) => a.timestamp >= from && a.timestamp < to);
     if (acc.length < 3) return [];
@@ -185,7 +185,7 @@ export class AnalyticsService {
       });
   }
 
-  /** §4.6 correlations between hourly factors over [from, to). */
+  /** correlations between hourly factors over [from, to). */
   correlations(from: number, to: number): Correlation[] {
     const hours = Math.max(0, Math.floor((to - from) / HOUR));
     const start = Math.floor(from / HOUR) * HOUR;

@@ -1,4 +1,4 @@
-/** Alert channels (interface spec §2 "Alert and alert subscription": email, push, sms; plus webhook). */
+/** Alert channels (docs/reports-and-alerts.md "Alerts": email, push, sms; plus webhook). */
 export const ALERT_CHANNELS = ["email", "push", "sms", "webhook"] as const;
 export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 

@@ -4,7 +4,7 @@ import type { HistoryReader } from "../projection/history-reader";
 import type { Accident, AccidentStatus, Severity, TimelineEvent } from "../models";
 import type { TrafficProjection } from "../projection/traffic-projection";
 
-/** Filters of the accident list (§4.3). */
+/** Filters of the accident list. */
 export interface AccidentFilter {
   from?: number;
   to?: number;
@@ -17,9 +17,9 @@ export interface AccidentFilter {
 export type AccidentStatusWriter = (entityId: string, status: AccidentStatus, at: number) => Promise<void>;
 
 /**
- * Accidents (traffic-service-interface.md §4.3): list with filters, detail with a timeline built from
+ * Accidents (docs/rest.md "Accidents"): list with filters, detail with a timeline built from
  * the entity's temporal history and the delivered notifications, and the operators' status change
- * (decisions.md).
+ * (docs/rest.md).
  */
 export class AccidentService {
   constructor(
@@ -30,7 +30,7 @@ export class AccidentService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** §4.3 GET /accidents: newest first. */
+  /** GET /accidents: newest first. */
   list(filter: AccidentFilter, limit: number, offset: number): { total: number; items: Accident[] } {
     const items: Accident[] = [];
     let total = 0;
@@ -108,7 +108,7 @@ export class AccidentService {
     return events.sort((x, y) => x.timestamp - y.timestamp);
   }
 
-  /** decisions.md: operators set `status`; each change adds a timeline event. Returns the accident after. */
+  /** docs/rest.md: operators set `status`; each change adds a timeline event. Returns the accident after. */
   async setStatus(id: string, status: AccidentStatus): Promise<Accident> {
     const a = this.get(id);
     if (a.status !== status) await this.writeStatus(a.entityId, status, this.now());

@@ -4,14 +4,14 @@ import type { HistoryVersions } from "../projection/history-versions";
 import type { Camera, CameraStatBucket, CameraStatus, FlowObservation } from "../models";
 import type { TrafficProjection } from "../projection/traffic-projection";
 
-/** decisions.md: a camera with no observation for this long shows `inactive` (`CAMERA_STALE_AFTER`). */
+/** docs/rest.md: a camera with no observation for this long shows `inactive` (`CAMERA_STALE_AFTER`). */
 export const CAMERA_STALE_AFTER_MS = 15 * 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 /** Local midnight offset of Ho Chi Minh City (UTC+7). */
 const LOCAL_OFFSET_MS = 7 * HOUR;
 
-/** Statistics interval (traffic-service-interface.md §4.2). */
+/** Statistics interval (docs/rest.md "Cameras"). */
 export type StatInterval = "hour" | "day" | "week";
 
 /** Filters of the camera list. */
@@ -28,7 +28,7 @@ export interface CameraView {
   flow?: FlowObservation;
 }
 
-/** The detail statistics of a camera (§2 Camera `statistics`). */
+/** The detail statistics of a camera (Camera `statistics`). */
 export interface CameraDetailStats {
   /** Share of the last 24 hours (0..100) with observations, in 15-minute slots. */
   uptime24h: number;
@@ -39,7 +39,7 @@ export interface CameraDetailStats {
 }
 
 /**
- * Cameras (traffic-service-interface.md §4.2): list by zone (polygon containment) and status, detail
+ * Cameras (docs/rest.md "Cameras"): list by zone (polygon containment) and status, detail
  * with statistics from the temporal history, statistics by hour/day/week.
  */
 export class CameraService {
@@ -53,7 +53,7 @@ export class CameraService {
     private readonly versions?: HistoryVersions,
   ) {}
 
-  /** The effective status (decisions.md): `error` as stored; an `active` camera silent for 15 min is `inactive`. */
+  /** The effective status (docs/rest.md): `error` as stored; an `active` camera silent for 15 min is `inactive`. */
   view(c: Camera, now = this.now()): CameraView {
     const flow = this.projection.flows.get(c.id);
     const lastUpdate = Math.max(c.lastUpdate, flow?.observedAt ?? 0);
@@ -62,7 +62,7 @@ export class CameraService {
     return { camera: c, status, lastUpdate, flow };
   }
 
-  /** §4.2 GET /cameras: the cameras matching `filter`, a page of them and the total. */
+  /** GET /cameras: the cameras matching `filter`, a page of them and the total. */
   list(filter: CameraFilter, limit: number, offset: number): { total: number; items: CameraView[] } {
     const now = this.now();
     const all = this.projection.cameraList();
@@ -90,7 +90,7 @@ export class CameraService {
     return this.view(c);
   }
 
-  /** §2 Camera `statistics` of the detail. */
+  /** Camera `statistics` of the detail. */
   detailStats(cameraId: string): CameraDetailStats {
     const now = this.now();
     const flowId = this.projection.flowEntities.get(cameraId);
@@ -122,7 +122,7 @@ export class CameraService {
     };
   }
 
-  /** §4.2 GET /cameras/{id}/statistics: vehicles, mean speed and accidents per interval. */
+  /** GET /cameras/{id}/statistics: vehicles, mean speed and accidents per interval. */
   statistics(cameraId: string, from: number, to: number, interval: StatInterval): CameraStatBucket[] {
     const step = interval === "hour" ? HOUR : interval === "day" ? DAY : 7 * DAY;
     const align = (t: number) => Math.floor((t + LOCAL_OFFSET_MS) / step) * step - LOCAL_OFFSET_MS;

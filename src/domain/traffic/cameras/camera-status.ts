@@ -5,7 +5,7 @@ import type { CameraService, CameraView } from "./camera-service";
 import type { CameraStatus } from "../models";
 
 /**
- * Sets a camera's status (traffic-service-interface.md §3: "any camera state -> GraphQL mutation
+ * Sets a camera's status (docs/graphql-and-websocket.md: "any camera state -> GraphQL mutation
  * updateCameraStatus or NGSI-LD PATCH of the status attribute -> the given status"): the same call
  * as `PATCH /ngsi-ld/v1/entities/{id}/attrs` with `{status}` (AttributeService.update), so both ways
  * are one code path. Resolves with the camera as it stands after the write; 404 for an unknown camera.

@@ -17,7 +17,7 @@ export interface AirQualityBucket {
 }
 
 /**
- * Air quality (traffic-service-interface.md §4.5): every station's current reading with its US EPA
+ * Air quality (docs/rest.md "Weather and air quality"): every station's current reading with its US EPA
  * AQI, and a station's history by hour or day (mean concentrations per bucket, AQI of the means).
  */
 export class AirQualityService {

@@ -11,7 +11,7 @@ const DAY = 24 * HOUR;
 const ANOMALY_DECAY_MS = 6 * HOUR;
 
 /**
- * Weather (traffic-service-interface.md §4.5): the current observation nearest to a location (default
+ * Weather (docs/rest.md "Weather and air quality"): the current observation nearest to a location (default
  * the city centre), and an hourly forecast from the station's history: the temperature's diurnal
  * profile of the last week plus today's anomaly fading over hours, the share of past days with rain
  * at that hour as the precipitation probability, the usual cloudiness at that hour for the conditions.

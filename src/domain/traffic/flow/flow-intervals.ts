@@ -1,7 +1,7 @@
 import type { HistoryReader } from "../projection/history-reader";
 import type { TrafficProjection } from "../projection/traffic-projection";
 
-/** The aggregation steps of the flow series (traffic-service-interface.md §4.4, `interval`). */
+/** The aggregation steps of the flow series (docs/rest.md "Traffic", `interval`). */
 export const FLOW_INTERVALS = { "1m": 60_000, "5m": 300_000, "15m": 900_000, "1h": 3_600_000 } as const;
 export type FlowInterval = keyof typeof FLOW_INTERVALS;
 

@@ -139,7 +139,7 @@ export function flowOf(e: Entity): FlowObservation | undefined {
   };
 }
 
-/** The feed's OpenWeatherMap-style descriptions and rain rate -> decisions.md conditions. */
+/** The feed's OpenWeatherMap-style descriptions and rain rate -> docs/rest.md "Weather and air quality". */
 export function conditionsOf(
   description: string | undefined,
   cloudiness: number,

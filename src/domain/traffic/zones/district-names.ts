@@ -21,7 +21,7 @@ export function nameCore(name: string): string {
 }
 
 /**
- * Resolves a district as users name it (decisions.md "Zones"): its zone id ("quan-1"), or its name,
+ * Resolves a district as users name it (docs/rest.md "Conventions"): its zone id ("quan-1"), or its name,
  * case- and diacritics-insensitive, Vietnamese or English ("Quận 1", "quan 1", "District 1",
  * "Thủ Đức", "Thu Duc City", and the pre-2021 names kept as alternate names). Undefined if unknown.
  */

@@ -14,8 +14,8 @@ const FIT_WINDOW_MS = 28 * 86_400_000;
 const AREA_RADIUS_KM = 1.2;
 
 /**
- * Zones (the city's districts, decisions.md "Zones") and their traffic (traffic-service-interface.md
- * §4.4): the realtime state per zone, congested areas as polygons, and the forecast.
+ * Zones (the city's districts, docs/rest.md "Conventions") and their traffic (docs/rest.md
+ * "Traffic"): the realtime state per zone, congested areas as polygons, and the forecast.
  */
 export class ZoneService {
   private models = new Map<string, { bucket: number; model: ForecastModel }>();
@@ -32,7 +32,7 @@ export class ZoneService {
     return this.projection.zoneList();
   }
 
-  /** A zone by id or name (decisions.md); 400 INVALID_PARAMETER with the known names if unknown. */
+  /** A zone by id or name (docs/rest.md); 400 INVALID_PARAMETER with the known names if unknown. */
   resolve(name: string, parameter = "district"): Zone {
     const z = matchZone(name, this.list());
     if (z) return z;
@@ -50,7 +50,7 @@ export class ZoneService {
     return z;
   }
 
-  /** §4.4 realtime: the state of each zone (or of one) from its cameras' latest observations. */
+  /** realtime: the state of each zone (or of one) from its cameras' latest observations. */
   realtime(only?: Zone): ZoneTraffic[] {
     const now = this.now();
     const active = new Map<string, number>();
@@ -95,7 +95,7 @@ export class ZoneService {
   }
 
   /**
-   * §4.4 congestion-zones: cameras now at `moderate` or worse, clustered (DBSCAN, 1.2 km), each
+   * congestion-zones: cameras now at `moderate` or worse, clustered (DBSCAN, 1.2 km), each
    * cluster's convex hull around 300 m buffers of its cameras, with the cluster's level.
    */
   congestionAreas(): CongestionArea[] {
@@ -144,7 +144,7 @@ export class ZoneService {
     return areas;
   }
 
-  /** §4.4 forecast: one point per hour for `hours` hours from the zone's model. */
+  /** forecast: one point per hour for `hours` hours from the zone's model. */
   forecast(zone: Zone, hours: number): { model: ForecastModel | undefined; points: ForecastPoint[] } {
     const model = this.model(zone);
     if (!model) return { model, points: [] };

@@ -21,7 +21,7 @@ const zones = [
   zone("huyen-cu-chi", "Huyện Củ Chi"),
 ];
 
-describe("domain/traffic/district-names: districts by id or name (decisions.md Zones)", () => {
+describe("domain/traffic/district-names: districts by id or name", () => {
   it("matches ids, Vietnamese and English names, any case, with or without diacritics", () => {
     const cases: [string, string][] = [
       ["quan-1", "quan-1"],
