@@ -16,7 +16,7 @@ export async function sendHttp(job: NotificationJob, timeoutMs: number): Promise
   try {
     const res = await fetch(job.uri, {
       method: "POST",
-      headers: job.headers,
+      headers: job.traceparent ? { ...job.headers, traceparent: job.traceparent } : job.headers,
       body: job.body,
       agent: (u) => (u.protocol === "https:" ? httpsAgent : httpAgent),
       timeout: timeoutMs,

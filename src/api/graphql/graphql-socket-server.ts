@@ -24,6 +24,8 @@ export interface GraphqlSocketOptions {
   maxSubscriptions: number;
   /** Messages waiting for a slow reader before its socket is closed with 4008. */
   queueMessages: number;
+  /** Told when a slow reader's queue overflows (a metric). */
+  onDrop?: () => void;
   auth: LiveAuth;
   bus: LiveBus;
   /** The resolvers' context of one operation (or of one event of a subscription). */
@@ -91,7 +93,7 @@ export class GraphqlSocketServer {
     this.wss.on("connection", (socket: WebSocket, request: IncomingMessage) => {
       const extra: Extra = {
         socket,
-        out: new SocketOutbox(socket, o.queueMessages),
+        out: new SocketOutbox(socket, o.queueMessages, o.onDrop),
         alive: true,
         subscriptions: new Set(),
       };

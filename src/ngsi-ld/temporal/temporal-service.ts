@@ -143,6 +143,11 @@ export class TemporalService {
    * and with nothing when retention dropped instances of any entity: what is derived from the history
    * (answers cached per entity) knows when to drop what it holds.
    */
+  /** Instances held (all tenants) and the retention passes done, for the metrics (walks the whole index). */
+  stats(): { instances: number; retentionPasses: number } {
+    return { instances: this.index.stats().instances, retentionPasses: this.retention?.passes ?? 0 };
+  }
+
   onChange(l: (changed?: { tenant: string; entityId: string }) => void): void {
     this.changeListeners.push(l);
   }

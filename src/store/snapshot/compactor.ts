@@ -32,6 +32,8 @@ export interface CompactorHost {
  */
 export class Compactor {
   private running: Promise<void> | undefined;
+  /** Compactions finished since the store opened (a metric). */
+  completed = 0;
 
   constructor(private readonly host: CompactorHost) {}
 
@@ -65,6 +67,7 @@ export class Compactor {
     for (const s of listSegments(dir)) if (s.startSeq <= seq) fs.rmSync(s.file, { force: true });
     removeStaleSnapshots(dir, manifest);
     fsyncDir(dir);
+    this.completed++;
     const quads = manifest.tenants.reduce((n, t) => n + t.quads, 0);
     const bytes = manifest.tenants.reduce((n, t) => n + t.bytes, 0);
     this.host.log("info", "store compacted", { seq, quads, bytes, ms: Date.now() - t0 });

@@ -80,6 +80,9 @@ function stats(): StoreStats {
     maxQuads: opts.maxQuads,
     droppedQuads: datasets.droppedQuads,
     reclaims: reclaimer.reclaims,
+    compactions: compactor.completed,
+    journalSyncs: journal.syncs.count,
+    journalSyncSeconds: journal.syncs.seconds,
   };
 }
 
