@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { FastHistogram } from "./fast-histogram";
 import type { MetricSources, Metrics, SocketKind } from "./metrics";
 
 /** Buckets of request and commit latency, seconds: 1 ms to 10 s. */
@@ -24,17 +25,22 @@ export function prometheusMetrics(): PrometheusMetrics {
   const sources: MetricSources[] = [];
   const def = { registers: [registry] };
 
-  const requests = new Histogram({
-    name: "citygraph_http_request_duration_seconds",
-    help: "HTTP requests by face, route template, method and status, and how long they took",
-    labelNames: ["face", "route", "method", "status"],
-    buckets: LATENCY,
-    ...def,
-  });
-  const inFlight = new Gauge({
+  const requests = new FastHistogram(
+    "citygraph_http_request_duration_seconds",
+    "HTTP requests by face, route template, method and status, and how long they took",
+    ["face", "route", "method", "status"],
+    LATENCY,
+    registry,
+  );
+  // a plain number, read at the scrape: nothing of prom-client runs per request for it
+  let inFlight = 0;
+  new Gauge({
     name: "citygraph_http_requests_in_flight",
     help: "HTTP requests being served",
     ...def,
+    collect() {
+      this.set(inFlight);
+    },
   });
   const refusals = new Counter({
     name: "citygraph_auth_refusals_total",
@@ -48,12 +54,13 @@ export function prometheusMetrics(): PrometheusMetrics {
     labelNames: ["outcome"],
     ...def,
   });
-  const commits = new Histogram({
-    name: "citygraph_store_commit_duration_seconds",
-    help: "Store commits, from the call to the durable journal record",
-    buckets: LATENCY,
-    ...def,
-  });
+  const commits = new FastHistogram(
+    "citygraph_store_commit_duration_seconds",
+    "Store commits, from the call to the durable journal record",
+    [],
+    LATENCY,
+    registry,
+  ).series([]);
   const deliveries = new Histogram({
     name: "citygraph_delivery_duration_seconds",
     help: "Delivery attempts of queued jobs by queue and outcome (notified, failed for good, retrying)",
@@ -81,10 +88,10 @@ export function prometheusMetrics(): PrometheusMetrics {
     contentType: registry.contentType,
     render: () => registry.metrics(),
     request(face, route, method, status, seconds) {
-      requests.labels(face, route, method, String(status)).observe(seconds);
+      requests.series([face, route, method, String(status)]).observe(seconds);
       if (status === 401 || status === 403 || status === 429) refusals.labels(String(status)).inc();
     },
-    inFlight: (delta) => inFlight.inc(delta),
+    inFlight: (delta) => void (inFlight += delta),
     commit: (seconds) => commits.observe(seconds),
     delivery: (queue, outcome, seconds) => deliveries.labels(queue, outcome).observe(seconds),
     sparql: (outcome, seconds) => sparql.labels(outcome).observe(seconds),
