@@ -5,7 +5,6 @@ import { http, startTestApp, type TestApp } from "../helpers/test-app";
 /** A POST whose body is sent in two parts: the request is in flight until `finish` is called. */
 function slowPost(base: string, path: string, body: string) {
   const u = new URL(path, base);
-  let answer!: Promise<{ status: number; text: string }>;
   const req = httpClient.request({
     host: u.hostname,
     port: u.port,
@@ -13,7 +12,7 @@ function slowPost(base: string, path: string, body: string) {
     method: "POST",
     headers: { "Content-Type": "application/ld+json", "Content-Length": Buffer.byteLength(body) },
   });
-  answer = new Promise((resolve, reject) => {
+  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
     req.on("response", (res) => {
       let text = "";
       res.on("data", (d: Buffer) => (text += d.toString()));
