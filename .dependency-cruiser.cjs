@@ -1,8 +1,9 @@
 /**
  * The dependency direction of DESIGN.md "Layout and dependency direction", checked by `npm run lint`:
  * app -> api -> domain -> (auth, events) -> ngsi-ld -> jobs -> store -> rdf -> errors; config, log,
- * runtime and errors are leaves; no cycles; faces never import each other; koa only in api/ and app/;
- * oxigraph only in store/.
+ * runtime and errors are leaves (observability too: it imports only config and log); no cycles; faces
+ * never import each other; koa only in api/ and app/; oxigraph only in store/; prom-client and
+ * OpenTelemetry only in observability/.
  */
 const layer = (name, forbidden) => ({
   name: `${name}-imports-down`,
@@ -66,6 +67,21 @@ module.exports = {
       "runtime",
     ]),
     layer("runtime", ["app", "api", "domain", "auth", "events", "ngsi-ld", "jobs", "store", "rdf", "demo"]),
+    // metrics, readiness and traces: every layer may report into it; it imports only config and log
+    layer("observability", [
+      "app",
+      "api",
+      "domain",
+      "auth",
+      "events",
+      "ngsi-ld",
+      "jobs",
+      "store",
+      "rdf",
+      "demo",
+      "runtime",
+      "errors",
+    ]),
     {
       name: "traffic-concepts-apart",
       comment:
@@ -103,6 +119,13 @@ module.exports = {
       severity: "error",
       from: { path: "^src/", pathNot: "^src/(api|app)/" },
       to: { path: "node_modules/(koa|@koa/[^/]+)/" },
+    },
+    {
+      name: "metrics-and-trace-libraries-only-in-observability",
+      comment: "the parts report through src/observability's interfaces, never through the libraries",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/observability/" },
+      to: { path: "node_modules/(prom-client|@opentelemetry/[^/]+)/" },
     },
     {
       name: "oxigraph-only-in-store",

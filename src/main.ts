@@ -8,7 +8,8 @@ import { startThreadHeapReduce, watchRequests } from "./runtime/heap-reduce";
 
 /**
  * Process entry (docs/design.md "Layout"): reads the configuration, starts the service, and stops it
- * gracefully on SIGTERM/SIGINT (stop accepting, finish in-flight writes, flush the journal).
+ * gracefully on SIGTERM/SIGINT (docs/operations.md "Restart and upgrade": not ready at once, new requests
+ * 503, in-flight ones finish within SHUTDOWN_GRACE_MS, the journal synced), then exits 0.
  */
 async function main(): Promise<void> {
   let config;
@@ -40,9 +41,10 @@ async function main(): Promise<void> {
       if (stopping) return;
       stopping = true;
       log.info("shutting down", { signal: sig });
-      const force = setTimeout(() => process.exit(1), 15_000);
+      // past the grace, whatever still holds the stop up (a stuck worker) must not keep the process
+      const force = setTimeout(() => process.exit(1), config.operations.shutdownGraceMs + 15_000);
       force.unref();
-      app.close().then(
+      app.shutdown().then(
         () => process.exit(0),
         (err: unknown) => {
           log.error("shutdown failed", { error: String(err) });

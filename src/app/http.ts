@@ -8,33 +8,55 @@ import { canonicalPathMiddleware } from "../api/http/canonical-path";
 import { faceMarker, faceSelector, onlyUnder, renderers, type FaceMount } from "../api/http/faces";
 import { requestId } from "../api/http/request-id";
 import { securityHeaders, type SecurityHeaderOptions } from "../api/http/security-headers";
+import { drainGate } from "../api/http/drain-gate";
+import { requestMetrics } from "../api/http/request-metrics";
+import { requestTrace } from "../api/http/request-trace";
 import type { Config } from "../config/config";
 import { AppError } from "../errors";
 import type { Logger } from "../log/logger";
+import type { Metrics } from "../observability/metrics";
+import type { SpanSink } from "../observability/span-sink";
 import type { Face } from "./faces/face";
 
 /**
+/** What operations add to the request pipeline; each part is left out when absent. */
+export interface PipelineOperations {
+  /** Request counts and latencies (left out with METRICS=off). */
+  metrics?: Metrics;
+  /** The trace export; without it only requests that carry a `traceparent` are traced. */
+  spans?: SpanSink;
+  /** True while the service shuts down: new requests get 503 with Retry-After. */
+  draining?: () => boolean;
+  /** What the browser security headers allow besides the service's own origin. */
+  securityHeaders?: SecurityHeaderOptions;
+}
+
+/**
  * The request pipeline every face shares (docs/design.md "The request pipeline"): browser security
- * headers -> request id -> access log -> face selection -> the face's error renderer -> canonical path
- * (400 for a malformed one) -> `gates` (auth, then rate limit) -> the faces' routes -> 404.
+ * headers -> request id -> metrics -> trace context -> access log -> face selection -> the face's error
+ * renderer -> canonical path (400 for a malformed one) -> the drain of a shutdown -> `gates` (auth, then
+ * rate limit) -> the faces' routes -> 404.
  */
 export function buildHttpApp(
   log: Logger,
   faces: readonly Face[],
   gates: readonly Middleware[] = [],
-  headers: SecurityHeaderOptions = {},
+  ops: PipelineOperations = {},
 ): Koa {
   const app = new Koa();
   app.proxy = false;
   const mounts = faces.map((f) => f.mount).filter((m): m is FaceMount => m !== undefined);
-  app.use(securityHeaders(headers));
+  app.use(securityHeaders(ops.securityHeaders));
   app.use(requestId());
+  if (ops.metrics) app.use(requestMetrics(ops.metrics));
+  app.use(requestTrace(ops.spans));
   app.use(accessLog(log));
   const markFace = faceMarker(mounts);
   // the face by the path as sent renders a refused path; the canonical path decides the rest
   app.use(faceSelector(markFace));
   app.use(errorMiddleware(log, renderers(mounts)));
   app.use(canonicalPathMiddleware(markFace));
+  if (ops.draining) app.use(drainGate(ops.draining));
   for (const g of gates) app.use(g);
   for (const f of faces) {
     const routes = chain(
@@ -96,4 +118,14 @@ export function routeUpgrades(server: http.Server, faces: readonly Face[]): void
     if (target) return target.handle(req, socket, head);
     socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
   });
+}
+
+/** Counts the requests the server is answering (a request ends when its response is sent or aborted). */
+export function countInFlight(server: http.Server): () => number {
+  let n = 0;
+  server.on("request", (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    n++;
+    res.once("close", () => n--);
+  });
+  return () => n;
 }

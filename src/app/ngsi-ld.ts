@@ -30,6 +30,8 @@ export interface NgsiLdCore {
   attributes: AttributeService;
   batch: BatchService;
   coreContext: CompiledContext;
+  /** True once the background scan has filled the attribute and geo indexes (a readiness check). */
+  indexesFilled(): boolean;
 }
 
 /**
@@ -69,8 +71,12 @@ export async function buildNgsiLdCore(
   const scan = scanGraphs(store, (t) => index.ids(t), [attrIndex, geo], {
     progress: (p) => log.info("derived indexes filling", p),
   });
+  let filled = false;
   attrIndex.fillingBy(scan).then(
-    () => log.info("derived indexes filled (attribute, geo)", { ms: Date.now() - scanStart }),
+    () => {
+      filled = true;
+      log.info("derived indexes filled (attribute, geo)", { ms: Date.now() - scanStart });
+    },
     (e: unknown) => log.error("derived index fill failed", { error: String(e) }),
   );
   const repo = new EntityRepository(store, index, fastEntityCodec, cache);
@@ -87,5 +93,6 @@ export async function buildNgsiLdCore(
     attributes: new AttributeService(repo),
     batch: new BatchService(repo),
     coreContext,
+    indexesFilled: () => filled,
   };
 }

@@ -24,7 +24,9 @@ import { restBFace } from "./faces/rest-b-face";
 import { rootFace } from "./faces/root-face";
 import { sparqlFace } from "./faces/sparql-face";
 import { cameraImages } from "./images";
-import { buildHttpApp, closeServer, listen, routeUpgrades } from "./http";
+import { buildHttpApp, closeServer, countInFlight, listen, routeUpgrades } from "./http";
+import { reportDelivery } from "../jobs/job-stamp";
+import { startOperations } from "./operations";
 import { graphqlDeps } from "./graphql-deps";
 import { startLive } from "./live";
 import { graphqlFace } from "./faces/graphql-face";
@@ -45,6 +47,12 @@ export interface RunningApp {
   store: GraphStore;
   /** Graceful stop: no new connections, in-flight requests finish, the journal is flushed. */
   close(): Promise<void>;
+  /**
+   * The stop of SIGTERM (docs/operations.md "Restart and upgrade"): not ready at once, new requests get 503
+   * with Retry-After, in-flight requests get up to `graceMs` (SHUTDOWN_GRACE_MS) to finish, then
+   * {@link close} (WebSockets closed with 1001, the journal synced, queued notifications left in their queue).
+   */
+  shutdown(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -53,7 +61,8 @@ export interface RunningApp {
  */
 export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
   const started = Date.now();
-  const storage = await openStorage(config, log);
+  const ops = await startOperations(config, log);
+  const storage = await openStorage(config, log, ops.metrics);
   const pipeline = new CommitPipeline();
   // where the broker's own requests may go; its own port is added once it listens
   const outbound = new OutboundPolicy(config.outbound);
@@ -70,6 +79,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   subs.onDelivery(
     (r) => r.ok && traffic.alerts.recordDelivery(r.job.body, Date.parse(r.at), r.job.subscriptionId),
   );
+  subs.onDelivery((r) => reportDelivery(ops.metrics, "notifications", r));
   const live = await startLive(config, log, storage, core, traffic, pipeline);
   log.debug("commit pipeline", pipeline.describe());
   if (config.demo.seed)
@@ -80,8 +90,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const images = cameraImages(config);
   const pushAuth = liveAuth(auth, config.live.maxSocketsPerPrincipal);
   const faces = [
-    rootFace(storage, subs, federation),
-    sparqlFace(config, log, pipeline),
+    rootFace(storage, subs, federation, ops, config.operations.metricsToken),
+    sparqlFace(config, log, pipeline, ops.metrics),
     ngsiLdFace(config, storage, contexts, core, subs, federation),
     ldesFace(config, storage, core),
     restAFace(config, traffic, images, reports, routeAccessGate),
@@ -89,22 +99,57 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     docsFace(),
     open311Face(reports),
     backupFace(config, log, storage),
-    ...(auth ? [authFace(auth)] : []),
-    wsFace(config, log, live, pushAuth),
-    graphqlFace(config, log, graphqlDeps(config, core, traffic, live, pushAuth, reports), pushAuth),
+    ...(auth ? [authFace(auth, ops.metrics)] : []),
+    wsFace(config, log, live, pushAuth, ops.metrics),
+    graphqlFace(
+      config,
+      log,
+      graphqlDeps(config, core, traffic, live, pushAuth, reports),
+      pushAuth,
+      ops.metrics,
+    ),
     dashboardFace(config, auth !== undefined),
   ];
-  const { server, url } = await listen(
-    config,
-    buildHttpApp(log, faces, authGates(auth, faces), {
-      imageOrigins: tileOrigins(config.dashboard.tilesUrl),
-    }),
-  );
+  const { readiness } = ops;
+  const http = buildHttpApp(log, faces, authGates(auth, faces), {
+    metrics: ops.exposition,
+    spans: ops.spans,
+    draining: () => readiness.draining,
+    securityHeaders: { imageOrigins: tileOrigins(config.dashboard.tilesUrl) },
+  });
+  const { server, url } = await listen(config, http);
+  const inFlight = countInFlight(server);
   outbound.addOwnPort(Number(new URL(url).port));
   routeUpgrades(server, faces);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
   const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;
-  const stopFeed = config.demo.feed ? startFeed({ baseUrl: url, log, credential }) : () => undefined;
+  const backfill = { done: 0, total: 1, caughtUp: !config.demo.feed };
+  const stopFeed = config.demo.feed
+    ? startFeed({
+        baseUrl: url,
+        log,
+        credential,
+        backfillMs: config.demo.backfillMs,
+        onTick: (b) => {
+          ops.metrics.feedTick();
+          Object.assign(backfill, b, { caughtUp: backfill.caughtUp || b.done >= b.total });
+        },
+      })
+    : () => undefined;
+  readiness.add("store loaded", () => true);
+  readiness.add("indexes filled", () => core.indexesFilled());
+  if (config.demo.feed) readiness.add("feed backfill", () => backfill.caughtUp);
+  ops.metrics.addSources({
+    store: () => storage.store.stats(),
+    entities: () => core.index.tenantNames().reduce((n, t) => n + core.index.size(t), 0),
+    queues: async () => ({
+      notifications: { ...(await subs.queue.counts()) },
+      alerts: { ...(await reports.alertQueue.counts()) },
+      verification: { ...(await reports.verifyQueue.counts()) },
+    }),
+    temporal: () => storage.temporal.stats(),
+    backfill: () => (config.demo.feed ? backfill : undefined),
+  });
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -121,7 +166,18 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       await live.close();
       await auth?.close();
       await storage.close();
+      await ops.close();
       log.info("citygraph stopped");
     })());
-  return { url, server, store: storage.store, close };
+  const shutdown = async (graceMs = config.operations.shutdownGraceMs) => {
+    readiness.drain();
+    stopFeed();
+    const deadline = Date.now() + graceMs;
+    while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // what still runs at the deadline is cut off
+    const cut = setTimeout(() => server.closeAllConnections(), Math.max(0, deadline - Date.now()));
+    await close();
+    clearTimeout(cut);
+  };
+  return { url, server, store: storage.store, close, shutdown };
 }

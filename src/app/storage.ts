@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Config } from "../config/config";
 import type { Logger } from "../log/logger";
+import { noMetrics, type Metrics } from "../observability/metrics";
 import { TemporalService } from "../ngsi-ld/temporal/temporal-service";
 import { HISTORY_GRAPH_PREFIX, type GraphStore } from "../store/graph-store";
 import { openGraphStore } from "../store/open-store";
@@ -18,7 +19,11 @@ export interface Storage {
  * the commits the store recovered (TemporalService.alignTo) and seals into the graph. A failed start
  * closes what it opened.
  */
-export async function openStorage(config: Config, log: Logger): Promise<Storage> {
+export async function openStorage(
+  config: Config,
+  log: Logger,
+  metrics: Metrics = noMetrics,
+): Promise<Storage> {
   const logTo = (level: Parameters<Logger["log"]>[0], msg: string, fields?: object) =>
     log.log(level, msg, fields);
   const opening = openGraphStore({
@@ -31,6 +36,7 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
     // history segments are read by SPARQL only, i.e. by the replica: journaled, never in the store's memory
     diskOnlyGraphPrefixes: [HISTORY_GRAPH_PREFIX],
     heapReduceIntervalMs: config.tuning.heapReduceIntervalMs,
+    onCommitted: metrics === noMetrics ? undefined : (s) => metrics.commit(s),
     log: logTo,
   });
   let temporal: TemporalService;

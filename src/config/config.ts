@@ -3,6 +3,7 @@ import path from "node:path";
 import { ConfigError } from "./config-error";
 import { authConfig, type AuthConfig } from "./auth-config";
 import { reportsConfig, type ReportsConfig } from "./reports-config";
+import { operationsConfig, type OperationsConfig } from "./operations-config";
 import { DAY, durationVar, intVar, oneOf, switchVar, urlVar } from "./env-readers";
 
 export { ConfigError };
@@ -50,6 +51,8 @@ export interface Config {
   live: LiveConfig;
   /** Where the broker's own requests (remote @contexts, notifications) may go; see {@link OutboundConfig}. */
   outbound: OutboundConfig;
+  /** Metrics, shutdown grace and trace export; see {@link OperationsConfig}. */
+  operations: OperationsConfig;
 }
 
 /** The HTTP server every face shares. */
@@ -198,6 +201,8 @@ export interface DemoConfig {
   seed: boolean;
   /** Run the live observation feed. Env `FEED` (on/off), default on. */
   feed: boolean;
+  /** History the feed sends at start before it follows the clock. Env `FEED_BACKFILL` (`26h`, `2h`), default 26 h. */
+  backfillMs: number;
 }
 
 /** Advanced memory and throughput tuning: measured defaults (docs/decisions/), change with `npm run bench`. */
@@ -433,6 +438,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: {
       seed: switchVar(env, "SEED", true),
       feed: switchVar(env, "FEED", true),
+      backfillMs: durationVar(env, "FEED_BACKFILL", 26 * 3_600_000, 0, 30 * DAY),
     },
     tuning: {
       storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 500_000, 1000, 1_000_000_000),
@@ -459,6 +465,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     reports: reportsConfig(env),
     live: liveConfig(env),
+    operations: operationsConfig(env),
   };
 }
 

@@ -1,3 +1,4 @@
+import { stamped } from "./job-stamp";
 import { Queue, Worker, type Job } from "bullmq";
 import IORedis from "ioredis";
 import { EndpointLimiter } from "./endpoint-limiter";
@@ -129,7 +130,7 @@ export class BullMqQueue<J extends QueuedJob = NotificationJob> implements JobQu
   enqueue(jobs: J[]): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ jobs, done: (e) => (e ? reject(e) : resolve()) });
+      this.waiting.push({ jobs: stamped(jobs), done: (e) => (e ? reject(e) : resolve()) });
       if (!this.adding) void this.addWaiting();
     });
   }

@@ -23,7 +23,7 @@ export async function sendHttp(
   try {
     const res = await fetch(job.uri, {
       method: "POST",
-      headers: job.headers,
+      headers: job.traceparent ? { ...job.headers, traceparent: job.traceparent } : job.headers,
       body: job.body,
       agent: (u) => (u.protocol === "https:" ? agents.https : agents.http),
       timeout: timeoutMs,

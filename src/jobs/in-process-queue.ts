@@ -1,3 +1,4 @@
+import { stamped } from "./job-stamp";
 import { EndpointLimiter } from "./endpoint-limiter";
 import {
   endpointKey,
@@ -42,7 +43,7 @@ export class InProcessQueue<J extends QueuedJob = NotificationJob> implements Jo
   }
 
   enqueue(jobs: J[]): Promise<void> {
-    for (const job of jobs) void this.attempt(job, 1);
+    for (const job of stamped(jobs)) void this.attempt(job, 1);
     return Promise.resolve();
   }
 

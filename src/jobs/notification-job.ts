@@ -19,13 +19,16 @@ export interface NotificationJob {
   body: string;
   /** notifierInfo pairs (MQTT-Version, MQTT-QoS for MQTT endpoints, §7.3). */
   notifierInfo?: { key: string; value: string }[];
+  /** See {@link JobStamp}. */
+  traceparent?: string;
+  enqueuedAt?: number;
 }
 
 /**
  * What every queued job carries: the URI whose scheme, host and port the per-endpoint limit counts
  * (an http(s) or mqtt endpoint, `mailto:`, `tel:`, or a name such as `verify:<report>`).
  */
-export interface QueuedJob {
+export interface QueuedJob extends JobStamp {
   uri: string;
 }
 
@@ -34,6 +37,14 @@ export interface QueuedJob {
  * not is dropped: not sent, not retried, no result.
  */
 export type StillWanted<J> = (job: J) => boolean;
+
+/** What the queue adds to a job when it is queued (job-stamp.ts). */
+export interface JobStamp {
+  /** The W3C `traceparent` of the request whose write queued the job; its outbound request carries it. */
+  traceparent?: string;
+  /** When the job was queued (epoch ms), for the delivery latency. */
+  enqueuedAt?: number;
+}
 
 /** The outcome of one delivery attempt. */
 export interface DeliveryResult<J extends QueuedJob = NotificationJob> {

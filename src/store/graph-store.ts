@@ -82,6 +82,11 @@ export interface StoreStats {
   droppedQuads: number;
   /** Reloads done to give that memory back (memory-reclaim.ts). */
   reclaims: number;
+  /** Compactions (journal into snapshots) finished since the store opened. */
+  compactions: number;
+  /** Journal writes made durable (O_DSYNC, one per group commit) and the seconds they took in all. */
+  journalSyncs: number;
+  journalSyncSeconds: number;
 }
 
 /** A snapshot kept for a backup (GraphStore.holdSnapshot): every commit up to `seq`, in `files`. */

@@ -72,6 +72,8 @@ export interface OpenStoreOptions {
   diskOnlyGraphPrefixes?: readonly string[];
   /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); default 0 = off. */
   heapReduceIntervalMs?: number;
+  /** Told the seconds each acknowledged commit took, from the call to its durable journal record (a metric). */
+  onCommitted?: (seconds: number) => void;
   log?: (level: "debug" | "info" | "warn" | "error", msg: string, fields?: object) => void;
 }
 
@@ -201,7 +203,9 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       // Acks arrive in seq order and each resolves in that order, so listeners see seq order.
       const record = encodeCommitRecord(tenant, writes);
       const large = record.length >= LARGE_COMMIT_BYTES;
+      const t0 = opts.onCommitted ? performance.now() : 0;
       const seq = (await call({ op: "commit", record, notifyApplied }, start, large)).value as number;
+      opts.onCommitted?.((performance.now() - t0) / 1000);
       emit({ seq, tenant, writes, meta });
       await alongside;
       return seq;

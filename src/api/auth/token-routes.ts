@@ -9,13 +9,24 @@ import { jsonBody } from "./json-body";
  * "Logging in"): `POST {base}/auth/login` `{username, password}` -> `{access_token,
  * refresh_token, expires_in, token_type}` (variant B without `refresh_token`); `POST {base}/auth/refresh`
  * `{refresh_token}` -> a new pair, the old token stops working; `POST {base}/auth/logout` revokes the
- * login (by `{refresh_token}`, or by the caller's bearer token) -> 204.
+ * login (by `{refresh_token}`, or by the caller's bearer token) -> 204. `onLogin` hears each login's
+ * outcome (a metric; a malformed body is not a login attempt).
  */
-export function registerTokenRoutes(router: Router, base: "/v1" | "/api/v1", auth: AuthService): void {
+export function registerTokenRoutes(
+  router: Router,
+  base: "/v1" | "/api/v1",
+  auth: AuthService,
+  onLogin: (ok: boolean) => void = () => undefined,
+): void {
   const withRefresh = base === "/v1";
   router.post(`${base}/auth/login`, async (ctx) => {
     const body = objectBody(await jsonBody(ctx));
-    const pair = await auth.login(username(body), password(body), ctx.ip, requestOf(ctx).id);
+    const [name, secret] = [username(body), password(body)];
+    const pair = await auth.login(name, secret, ctx.ip, requestOf(ctx).id).catch((e: unknown) => {
+      onLogin(false);
+      throw e;
+    });
+    onLogin(true);
     ctx.set("Cache-Control", "no-store");
     ctx.body = withRefresh
       ? pair

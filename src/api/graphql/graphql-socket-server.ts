@@ -28,6 +28,8 @@ export interface GraphqlSocketOptions {
   maxSubscriptions: number;
   /** Messages waiting for a slow reader before its socket is closed with 4008. */
   queueMessages: number;
+  /** Told when a slow reader's queue overflows (a metric). */
+  onDrop?: () => void;
   auth: LiveAuth;
   bus: LiveBus;
   /** The resolvers' context of one operation (or of one event of a subscription). */
@@ -99,7 +101,7 @@ export class GraphqlSocketServer {
       const extra: Extra = {
         socket,
         request,
-        out: new SocketOutbox(socket, o.queueMessages),
+        out: new SocketOutbox(socket, o.queueMessages, o.onDrop),
         alive: true,
         subscriptions: new Set(),
       };

@@ -17,7 +17,9 @@ export function errorMiddleware(log: Logger, rendererOf: (face: FaceName) => Err
     } catch (raw) {
       const request = requestOf(ctx);
       let err = toAppError(raw);
-      if (err.status >= 500) {
+      // a refusal with a retry time (the drain of a shutdown) is expected: not a failure to log
+      const retryAfter = typeof err.details.retry_after === "number" ? err.details.retry_after : undefined;
+      if (err.status >= 500 && retryAfter === undefined) {
         log.error("request failed", {
           requestId: request.id,
           method: ctx.method,
@@ -29,12 +31,7 @@ export function errorMiddleware(log: Logger, rendererOf: (face: FaceName) => Err
         if (err.kind === "InternalError") err = new AppError(err.kind, ERROR_KINDS[err.kind].title);
       }
       ctx.status = err.status;
-      if (
-        (err.kind === "TooManyRequests" || err.kind === "ServiceUnavailable") &&
-        typeof err.details.retry_after === "number"
-      ) {
-        ctx.set("Retry-After", String(err.details.retry_after));
-      }
+      if (retryAfter !== undefined) ctx.set("Retry-After", String(retryAfter));
       if (err.kind === "Unauthorized") ctx.set("WWW-Authenticate", bearerChallenge(err));
       rendererOf(request.face)(ctx, err, request.id);
     }

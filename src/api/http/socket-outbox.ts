@@ -20,6 +20,8 @@ export class SocketOutbox {
   constructor(
     private readonly ws: WebSocket,
     private readonly maxWaiting: number,
+    /** Told when the queue overflows and the socket is closed (a metric). */
+    private readonly onDrop?: () => void,
   ) {
     this.queue = new OutboundQueue(maxWaiting);
     ws.once("close", () => (this.closed = true));
@@ -33,6 +35,7 @@ export class SocketOutbox {
       return;
     }
     if (!this.queue.push(data, coalesceKey)) {
+      this.onDrop?.();
       this.close(CLOSE_SLOW_CONSUMER, `Too slow: ${this.maxWaiting} messages unread`);
     }
   }

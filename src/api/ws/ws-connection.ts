@@ -14,6 +14,8 @@ export interface ConnectionLimits {
   maxSubscriptions: number;
   queueMessages: number;
   messagesPerSecond: number;
+  /** Told when a slow reader's queue overflows (a metric). */
+  onDrop?: () => void;
 }
 
 /**
@@ -36,7 +38,7 @@ export class WsConnection {
     private readonly replay: LiveReplay,
     private readonly limits: ConnectionLimits,
   ) {
-    this.out = new SocketOutbox(ws, limits.queueMessages);
+    this.out = new SocketOutbox(ws, limits.queueMessages, limits.onDrop);
     this.rate = new MessageRate(limits.messagesPerSecond);
     ws.on("message", (data, isBinary) => this.onMessage(data, isBinary));
     ws.on("pong", () => (this.alive = true));

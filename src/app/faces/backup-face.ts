@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { registerBackupRoutes } from "../../api/backup/backup-routes";
 import { renderRestError } from "../../api/rest/rest-error";
 import type { Config } from "../../config/config";
@@ -10,7 +10,7 @@ import type { Face } from "./face";
 
 /** Backup (`POST /v1/admin/backups`) and graph export (`GET /v1/admin/export`), errors in the REST format. */
 export function backupFace(config: Config, log: Logger, storage: Storage): Face {
-  const router = new Router();
+  const router = faceRouter();
   registerBackupRoutes(router, {
     backup: () => backupArchive(storage, config.store.dataDir, log),
     exportGraph: (tenant, format, history) => exportGraph(storage.store, log, tenant, format, history),

@@ -9,6 +9,7 @@ import { aliasLimit, costLimit, depthLimit } from "../../api/graphql/query-limit
 import type { ErrorRenderer } from "../../api/http/faces";
 import type { LiveAuth } from "../../api/http/live-auth";
 import type { Config } from "../../config/config";
+import type { Metrics } from "../../observability/metrics";
 import { ERROR_KINDS } from "../../errors";
 import type { Logger } from "../../log/logger";
 import type { Face } from "./face";
@@ -25,7 +26,13 @@ const renderGraphqlError: ErrorRenderer = (ctx, err, requestId) => {
  * GraphQL at `/graphql` (docs/graphql-and-websocket.md "GraphQL `/graphql`"): queries and mutations over HTTP,
  * subscriptions over WebSocket on the same path, one schema (src/api/graphql/schema.graphql).
  */
-export function graphqlFace(config: Config, log: Logger, deps: GraphqlDeps, auth: LiveAuth): Face {
+export function graphqlFace(
+  config: Config,
+  log: Logger,
+  deps: GraphqlDeps,
+  auth: LiveAuth,
+  metrics: Metrics,
+): Face {
   const schema = buildGraphqlSchema();
   const rules = [
     depthLimit(config.live.graphqlMaxDepth),
@@ -53,11 +60,13 @@ export function graphqlFace(config: Config, log: Logger, deps: GraphqlDeps, auth
     heartbeatMs: config.live.heartbeatMs,
     maxSubscriptions: config.live.maxSubscriptions,
     queueMessages: config.live.queueMessages,
+    onDrop: () => metrics.socketDropped("graphql-ws"),
     auth,
     bus: deps.bus,
     context: (principal) => ({ ...graphqlContext(deps, principal) }),
     onError: (e) => log.warn("graphql subscription error", { error: String(e) }),
   });
+  metrics.addSources({ sockets: () => ({ "graphql-ws": sockets.size }) });
   return {
     mount: { name: "graphql", prefixes: ["/graphql"], renderError: renderGraphqlError },
     routers: [router],

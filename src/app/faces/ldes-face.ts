@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { faceRouter } from "./face-router";
 import { renderProblem } from "../../api/http/faces";
 import { registerLdesRoutes } from "../../api/ldes/ldes-routes";
 import type { Config } from "../../config/config";
@@ -23,7 +23,7 @@ export function ldesFace(config: Config, { temporal }: Storage, core: NgsiLdCore
   });
   const feed = new LdesFeed(temporal.index, core.coreContext, window);
   temporal.onChange((c) => feed.changed(c));
-  const router = new Router();
+  const router = faceRouter();
   registerLdesRoutes(router, feed, { openMaxAgeS: config.ldes.ldesMaxAgeS });
   return { mount: { name: "ldes", prefixes: ["/ldes"], renderError: renderProblem }, routers: [router] };
 }

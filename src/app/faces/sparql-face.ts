@@ -6,13 +6,15 @@ import type { Logger } from "../../log/logger";
 import { SparqlReplica } from "../../store/replica/sparql-replica";
 import { SparqlReplicaPool } from "../../store/replica/replica-pool";
 import type { CommitPipeline } from "../../events/commit-pipeline";
+import { AppError } from "../../errors";
+import type { Metrics } from "../../observability/metrics";
 import type { Face } from "./face";
 
 /**
  * SPARQL 1.1 Protocol at `/sparql`, answered by read replicas (SPARQL_REPLICAS) in workers of their own that
  * follow the change feed as derived stages of the commit pipeline.
  */
-export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline): Face {
+export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline, metrics: Metrics): Face {
   const replica = () =>
     new SparqlReplica({
       dataDir: config.store.dataDir,
@@ -24,8 +26,9 @@ export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline
       log: (level, msg, fields) => log.log(level, msg, fields),
     });
   const sparql = new SparqlReplicaPool(Array.from({ length: config.sparql.sparqlReplicas }, replica));
+  metrics.addSources({ sparqlReplicas: () => sparql.states() });
   const router = faceRouter();
-  registerSparqlRoutes(router, sparql, {
+  registerSparqlRoutes(router, timedQueries(sparql, metrics), {
     maxBodyBytes: config.server.maxBodyBytes,
     maxRows: config.sparql.sparqlMaxRows,
     bodyTimeoutMs: config.server.bodyReadTimeoutMs,
@@ -39,5 +42,23 @@ export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline
     mount: { name: "sparql", prefixes: ["/sparql"], renderError: renderProblem },
     routers: [router],
     close: () => sparql.close(),
+  };
+}
+
+/** The pool's queries, each reported to the metrics with its outcome (ok, timeout, error) and duration. */
+function timedQueries(pool: SparqlReplicaPool, metrics: Metrics): Pick<SparqlReplicaPool, "query"> {
+  return {
+    query: async (q) => {
+      const t0 = performance.now();
+      try {
+        const answer = await pool.query(q);
+        metrics.sparql("ok", (performance.now() - t0) / 1000);
+        return answer;
+      } catch (e) {
+        const timeout = e instanceof AppError && e.details.timeoutMs !== undefined;
+        metrics.sparql(timeout ? "timeout" : "error", (performance.now() - t0) / 1000);
+        throw e;
+      }
+    },
   };
 }

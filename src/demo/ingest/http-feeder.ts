@@ -23,6 +23,8 @@ export interface FeederOptions {
   accidentsPerHour?: number;
   /** The bearer token to send, when the broker checks credentials (the service's own token with AUTH=on). */
   credential?: () => Promise<string>;
+  /** Called after each tick: the backfill's progress (ms of history sent of ms to send) and the tick count. */
+  onTick?: (backfill: { done: number; total: number }) => void;
 }
 
 /** Documents per batch request (well under the batch limits of any broker). */
@@ -36,6 +38,7 @@ const BATCH = 500;
 export function startFeed(opts: FeederOptions): () => void {
   const { log } = opts;
   let start = new Date(Date.now() - (opts.backfillMs ?? 26 * 3_600_000));
+  const from = start.getTime();
   const step = opts.backfillStepMs ?? 15 * 60_000;
   // the time the next tick observes up to: walks through the backfill in steps, then follows the clock
   let cursor = start.getTime();
@@ -92,6 +95,7 @@ export function startFeed(opts: FeederOptions): () => void {
         log.info("feed backfill done", { from: start.toISOString(), ms: Date.now() - started });
       }
       if (refused) log.warn("feed documents refused", { refused });
+      opts.onTick?.({ done: cursor - from, total: Math.max(now - from, cursor - from) });
     } catch (e) {
       if (!stopped) log.error("feed tick failed", { error: e instanceof Error ? e.message : String(e) });
     } finally {

@@ -23,6 +23,9 @@ export interface AlertJob {
   alert: AlertMessage;
   /** Web Push subscription keys (push only). */
   push?: { endpoint: string; keys: { p256dh: string; auth: string } };
+  /** See JobStamp (notification-job.ts). */
+  traceparent?: string;
+  enqueuedAt?: number;
 }
 
 /** A channel's sender: delivers one job or throws (the queue retries with backoff). */

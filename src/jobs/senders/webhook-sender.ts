@@ -12,7 +12,10 @@ export class WebhookSender implements ChannelSender {
     return postJson(
       job.uri,
       JSON.stringify({ subscription_id: job.subscriptionId, alert: job.alert }),
-      { "X-Citygraph-Subscription": job.subscriptionId },
+      {
+        "X-Citygraph-Subscription": job.subscriptionId,
+        ...(job.traceparent ? { traceparent: job.traceparent } : {}),
+      },
       timeoutMs,
       this.agents,
     );

@@ -54,6 +54,8 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 export class RetentionPass {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
+  /** Passes finished since start, failed ones included (a metric). */
+  passes = 0;
 
   constructor(
     private readonly index: TemporalIndex,
@@ -73,7 +75,10 @@ export class RetentionPass {
 
   /** One pass as of `now` (joins a running one); resolves with how many entities it changed. */
   run(now = Date.now()): Promise<number> {
-    this.running ??= this.pass(now).finally(() => (this.running = undefined));
+    this.running ??= this.pass(now).finally(() => {
+      this.running = undefined;
+      this.passes++;
+    });
     return this.running;
   }
 

@@ -151,6 +151,11 @@ export class TemporalService {
    * (answers cached per entity) knows when to drop what it holds. `op` names the record: `put` adds
    * instances, `roll` is retention, the others remove or change instances (the temporal API's edits).
    */
+  /** Instances held (all tenants) and the retention passes done, for the metrics (walks the whole index). */
+  stats(): { instances: number; retentionPasses: number } {
+    return { instances: this.index.stats().instances, retentionPasses: this.retention?.passes ?? 0 };
+  }
+
   onChange(l: (changed?: HistoryChange) => void): void {
     this.changeListeners.push(l);
   }

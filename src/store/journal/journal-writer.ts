@@ -64,6 +64,9 @@ export class JournalWriter {
     return this.running || this.queue.length ? this.append(Buffer.alloc(0)) : Promise.resolve();
   }
 
+  /** Synchronous writes done (each one fsync's worth of waiting) and the seconds they took: a metric. */
+  readonly syncs = { count: 0, seconds: 0 };
+
   /** Bytes in the current segment. */
   get size(): number {
     return this.bytes;
@@ -140,7 +143,10 @@ export class JournalWriter {
       try {
         if (data.length > 0) {
           await this.space.reserve(this.bytes, this.bytes + data.length);
+          const t0 = performance.now();
           await write(this.fd, data, this.bytes); // O_DSYNC: durable on return (see openSegment)
+          this.syncs.count++;
+          this.syncs.seconds += (performance.now() - t0) / 1000;
           this.bytes += data.length;
         }
         for (const b of batch) b.done();

@@ -26,6 +26,13 @@ export class SparqlReplicaPool {
   }
 
   /** Stops every replica. */
+  /** How many replicas are in each state (idle, starting, ready): a metric. */
+  states(): Record<string, number> {
+    const out: Record<string, number> = { idle: 0, starting: 0, ready: 0 };
+    for (const r of this.replicas) out[r.status]++;
+    return out;
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.replicas.map((r) => r.close()));
   }

@@ -91,6 +91,11 @@ export class SparqlReplica {
   }
 
   /** Queries running or waiting here. */
+  /** idle (not loaded: it loads on its first query), starting (loading the graph) or ready. */
+  get status(): "idle" | "starting" | "ready" {
+    return this.state;
+  }
+
   pending(): number {
     return this.queue.length + (this.inFlight ? 1 : 0);
   }

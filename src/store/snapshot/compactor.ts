@@ -35,6 +35,8 @@ export class Compactor {
   /** Resolves when the snapshot kept by {@link compactAndHold} is released; later compactions wait for it. */
   private gate: Promise<void> = Promise.resolve();
   private openGate: (() => void) | undefined;
+  /** Compactions finished since the store opened (a metric). */
+  completed = 0;
 
   constructor(private readonly host: CompactorHost) {}
 
@@ -98,6 +100,7 @@ export class Compactor {
     for (const s of listSegments(dir)) if (s.startSeq <= seq) fs.rmSync(s.file, { force: true });
     removeStaleSnapshots(dir, manifest);
     fsyncDir(dir);
+    this.completed++;
     const quads = manifest.tenants.reduce((n, t) => n + t.quads, 0);
     const bytes = manifest.tenants.reduce((n, t) => n + t.bytes, 0);
     this.host.log("info", "store compacted", { seq, quads, bytes, ms: Date.now() - t0 });

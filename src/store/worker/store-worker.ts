@@ -81,6 +81,9 @@ function stats(): StoreStats {
     maxQuads: opts.maxQuads,
     droppedQuads: datasets.droppedQuads,
     reclaims: reclaimer.reclaims,
+    compactions: compactor.completed,
+    journalSyncs: journal.syncs.count,
+    journalSyncSeconds: journal.syncs.seconds,
   };
 }
 

@@ -1,5 +1,6 @@
 import { session } from "../api/session";
 import { authorizedImage } from "../api/images";
+import { watchReadiness } from "../api/readiness";
 import type { ClientConfig } from "../config";
 import { h } from "../ui/dom";
 import { StatusLine } from "../ui/status";
@@ -31,6 +32,9 @@ export class AppShell {
   private readonly views: Record<Route, HTMLElement>;
   private readonly links = new Map<Route, HTMLAnchorElement>();
   private readonly onHash = () => this.route();
+  /** Shown while the service is not ready (its history still loading). */
+  private readonly loading = h("p", { class: "readiness", role: "status", hidden: true });
+  private stopReadiness: () => void = () => undefined;
 
   constructor(config: ClientConfig, logout: () => void) {
     this.map = new MapView(config, this.status);
@@ -70,6 +74,7 @@ export class AppShell {
         h("span", { class: "user" }, session.userLabel()),
         logoutButton,
       ),
+      this.loading,
       this.status.el,
       h("main", { id: "main", tabindex: -1 }, Object.values(this.views)),
     );
@@ -78,11 +83,18 @@ export class AppShell {
   /** Starts the map and follows the address's hash. */
   async start(): Promise<void> {
     window.addEventListener("hashchange", this.onHash);
+    // until the service is ready its history (the feed's backfill, the indexes) is still filling in
+    this.stopReadiness = watchReadiness((s) => {
+      this.loading.hidden = s.ready;
+      this.loading.textContent = s.ready ? "" : "loading history…";
+      this.loading.title = s.notReady.join(", ");
+    });
     this.route();
     await this.map.start();
   }
 
   stop(): void {
+    this.stopReadiness();
     window.removeEventListener("hashchange", this.onHash);
     this.map.stop();
   }

@@ -1,0 +1,46 @@
+import type { Context, Next } from "koa";
+import type { SpanSink } from "../../observability/span-sink";
+import { newSpanId, newTraceId, parseTraceparent, runInTrace } from "../../observability/trace-context";
+import { requestOf } from "./request-context";
+
+/**
+ * The W3C trace context of every face (docs/operations.md "Traces"): a request's `traceparent` makes it a
+ * span of the caller's trace, and the work it causes (notifications, alert webhooks) carries that trace on.
+ * With a span sink (the OTLP export) every request is a span, a new trace when none came in. Without a
+ * `traceparent` and without a sink, nothing runs: no trace costs nothing.
+ */
+export function requestTrace(sink?: SpanSink) {
+  return (ctx: Context, next: Next): Promise<void> => {
+    const header = ctx.get("traceparent");
+    const incoming = header ? parseTraceparent(header) : undefined;
+    if (!incoming && !sink) return next();
+    const trace = {
+      traceId: incoming?.traceId ?? newTraceId(),
+      spanId: newSpanId(),
+      parentSpanId: incoming?.parentSpanId,
+      flags: incoming?.flags ?? "01",
+    };
+    const startMs = Date.now();
+    return runInTrace(trace, async () => {
+      try {
+        await next();
+      } finally {
+        const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+        sink?.record({
+          ...trace,
+          name: `${ctx.method} ${typeof route === "string" ? route : "unmatched"}`,
+          startMs,
+          endMs: Date.now(),
+          attributes: {
+            "http.request.method": ctx.method,
+            "http.route": typeof route === "string" ? route : "unmatched",
+            "http.response.status_code": ctx.status,
+            "citygraph.face": requestOf(ctx).face,
+            "citygraph.request_id": requestOf(ctx).id,
+          },
+          error: ctx.status >= 500,
+        });
+      }
+    });
+  };
+}
