@@ -207,20 +207,25 @@ export class SparqlReplica {
     }
   }
 
-  /** The worker is gone or unusable: fail its query, and start again (up to 3 tries in a row). */
+  /**
+   * The worker is gone or unusable: fail its query, and start again (up to 3 tries in a row). The reason
+   * goes to the log only: it may name files of DATA_DIR, which no answer carries.
+   */
   private lost(reason: string): void {
     this.log("error", "sparql replica lost", { reason });
     const f = this.inFlight;
     this.inFlight = undefined;
     if (f) {
       clearTimeout(f.timer);
-      f.reject(new AppError("ServiceUnavailable", `The SPARQL query could not finish: ${reason}`));
+      f.reject(new AppError("ServiceUnavailable", "The SPARQL query could not finish: its replica stopped"));
     }
     const wasStarting = this.state === "starting";
     void this.stop().then(() => {
       if (wasStarting && ++this.failures >= 3) {
         this.failures = 0;
-        this.rejectAll(new AppError("ServiceUnavailable", `The SPARQL service cannot start: ${reason}`));
+        this.rejectAll(
+          new AppError("ServiceUnavailable", "The SPARQL service cannot load the graph; try again shortly"),
+        );
         return;
       }
       setTimeout(() => this.pump(), wasStarting ? 200 * this.failures : 0);
