@@ -75,9 +75,10 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);
   const pushAuth = liveAuth(auth);
+  const sparql = sparqlFace(config, log, pipeline);
   const faces = [
-    rootFace(storage, subs, federation),
-    sparqlFace(config, log, pipeline),
+    rootFace(storage, subs, federation, { sparql: sparql.health }),
+    sparql,
     ngsiLdFace(config, storage, contexts, core, subs, federation),
     restAFace(config, traffic, images, reports, routeAccessGate),
     restBFace(config, traffic, images, core, reports, routeAccessGate),

@@ -63,6 +63,7 @@ export class SparqlReplica {
   private nextId = 1;
   private failures = 0;
   private reloadWhenIdle = false;
+  private loaded: { quads: number; ms: number } | undefined;
   private closed = false;
   private readonly unsubscribe: () => void;
   private readonly log: Log;
@@ -88,6 +89,12 @@ export class SparqlReplica {
       this.queue.push({ query, resolve, reject });
       this.pump();
     });
+  }
+
+  /** Whether the replica is loaded, and what its last load held and took (for /health). */
+  status(): { state: "idle" | "loading" | "ready"; quads?: number; loadMs?: number } {
+    const state = this.state === "starting" ? "loading" : this.state;
+    return state === "ready" ? { state, quads: this.loaded?.quads, loadMs: this.loaded?.ms } : { state };
   }
 
   /** Queries running or waiting here. */
@@ -187,6 +194,7 @@ export class SparqlReplica {
         this.buffered = [];
         this.state = "ready";
         this.failures = 0;
+        this.loaded = { quads: m.quads, ms: m.ms };
         this.log("info", "sparql replica ready", { seq: m.lastSeq, quads: m.quads, ms: m.ms });
         return this.pump();
       case "log":
