@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { benchCapacity } from "./capacity";
 import { benchCodec } from "./codec";
 import { benchGeoIndex } from "./geo-index";
 import { bareKoa, flags, withCpu } from "./lib/ceilings";
@@ -35,6 +36,11 @@ async function main(): Promise<void> {
     const q = await benchQueries(s);
     run.queries = q.run;
     rows.push(...q.rows);
+  }
+  if (process.env.BENCH_SCALE) {
+    const c = await benchCapacity(s);
+    run.capacity = c.run;
+    rows.push(...c.rows);
   }
   run.finished = new Date().toISOString();
   run.loadavgAtEnd = machineFacts().loadavg;

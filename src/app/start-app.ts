@@ -89,9 +89,11 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);
   const pushAuth = liveAuth(auth, config.live.maxSocketsPerPrincipal);
+  const sparql = sparqlFace(config, log, pipeline, ops.metrics);
+  ops.probes.sparql = sparql.health;
   const faces = [
     rootFace(storage, subs, federation, ops, config.operations.metricsToken),
-    sparqlFace(config, log, pipeline, ops.metrics),
+    sparql,
     ngsiLdFace(config, storage, contexts, core, subs, federation),
     ldesFace(config, storage, core),
     restAFace(config, traffic, images, reports, routeAccessGate),

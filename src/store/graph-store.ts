@@ -78,6 +78,8 @@ export interface StoreStats {
   journalBytes: number;
   lastSeq: number;
   maxQuads: number;
+  /** How full the store is: `quads / maxQuads`, 0 to 1 (writes past 1 are refused with 507). */
+  capacityUsed: number;
   /** Quads removed since the last reload; their memory is held until the next reclaim. */
   droppedQuads: number;
   /** Reloads done to give that memory back (memory-reclaim.ts). */

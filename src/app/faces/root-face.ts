@@ -1,6 +1,6 @@
 import { faceRouter } from "./face-router";
-import { registerHealthRoutes } from "../../api/http/health-routes";
 import { registerMetricsRoute } from "../../api/http/metrics-routes";
+import { registerHealthRoutes } from "../../api/http/health-routes";
 import { registerNotificationRoutes } from "../../api/http/notification-routes";
 import type { Federation } from "../../ngsi-ld/federation/federation";
 import type { Operations } from "../operations";

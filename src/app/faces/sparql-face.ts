@@ -1,5 +1,6 @@
 import { faceRouter } from "./face-router";
 import { renderProblem } from "../../api/http/faces";
+import type { HealthProbe } from "../../api/http/health-routes";
 import { registerSparqlRoutes } from "../../api/sparql/sparql-routes";
 import type { Config } from "../../config/config";
 import type { Logger } from "../../log/logger";
@@ -14,7 +15,12 @@ import type { Face } from "./face";
  * SPARQL 1.1 Protocol at `/sparql`, answered by read replicas (SPARQL_REPLICAS) in workers of their own that
  * follow the change feed as derived stages of the commit pipeline.
  */
-export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline, metrics: Metrics): Face {
+export function sparqlFace(
+  config: Config,
+  log: Logger,
+  pipeline: CommitPipeline,
+  metrics: Metrics,
+): Face & { health: HealthProbe } {
   const replica = () =>
     new SparqlReplica({
       dataDir: config.store.dataDir,
@@ -42,6 +48,8 @@ export function sparqlFace(config: Config, log: Logger, pipeline: CommitPipeline
     mount: { name: "sparql", prefixes: ["/sparql"], renderError: renderProblem },
     routers: [router],
     close: () => sparql.close(),
+    // never unhealthy: a replica not loaded yet loads on the first query
+    health: () => Promise.resolve({ ok: true, detail: sparql.describe() }),
   };
 }
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { JournalRecord } from "./record-codec";
 import { forEachRecordInFile } from "./segment-file";
-import { listSegments } from "./journal-files";
+import { listSegments, type Segment } from "./journal-files";
 
 /** What reading the journal found. */
 export interface JournalScan {
@@ -36,20 +36,21 @@ export interface JournalScan {
  *
  * `readOnly` is for a reader beside a live writer (the SPARQL replica): nothing is truncated, and any
  * damage in the last segment only ends the read there, since the writer may be appending that record.
+ * Such a reader passes `segments` it holds open (pinStoreFiles), so a compaction cannot delete them mid-read.
  */
 export function replayJournal(
   dir: string,
   afterSeq: number,
   apply: (r: JournalRecord) => void,
   readOnly = false,
+  segments: Segment[] = listSegments(dir),
 ): JournalScan {
-  const segments = listSegments(dir);
   let lastSeq = afterSeq;
   const scan: JournalScan = { tailStart: segments.at(-1)?.startSeq, tailBytes: 0, droppedBytes: 0 };
   segments.forEach((seg, i) => {
     if (scan.setAside) return; // recovered before this segment: it was set aside, not replayed
     // each record is applied as it is decoded (no list of the segment's records held meanwhile)
-    const end = forEachRecordInFile<JournalRecord>(seg.file, (r) => {
+    const end = forEachRecordInFile<JournalRecord>(seg.fd ?? seg.file, (r) => {
       if (r.seq <= lastSeq) return;
       if (r.seq !== lastSeq + 1) {
         throw new Error(`journal corrupt: ${seg.file} jumps from seq ${lastSeq} to ${r.seq}`);

@@ -42,18 +42,19 @@ class FileWindow implements SegmentBytes {
  * without a buffer of the whole file, which, surviving the replay, lived in the old generation until
  * the next full GC (183 MB of the main thread's RSS 3 s after a restart at 100k bench entities, see
  * docs/decisions/0002-memory-at-scale.md). Also returns the file's length. `windowBytes`: bytes
- * read at a time (default 8 MiB).
+ * read at a time (default 8 MiB). `file` may be a descriptor opened earlier (left open): a reader beside
+ * the writer holds its segments open so that a compaction deleting them does not cut its read.
  */
 export function forEachRecordInFile<T = JournalRecord>(
-  file: string,
+  file: string | number,
   each: (r: T) => void,
   windowBytes = 8 * 1024 * 1024,
 ): SegmentEnd & { fileBytes: number } {
-  const fd = fs.openSync(file, "r");
+  const fd = typeof file === "number" ? file : fs.openSync(file, "r");
   try {
     const window = new FileWindow(fd, fs.fstatSync(fd).size, windowBytes);
     return { ...forEachRecord<T>(window, each), fileBytes: window.length };
   } finally {
-    fs.closeSync(fd);
+    if (typeof file !== "number") fs.closeSync(fd);
   }
 }

@@ -1,5 +1,5 @@
 import oxigraph from "oxigraph";
-import { HISTORY_GRAPH_PREFIX, isHistoryGraph, isInternalGraph, type GraphWrite } from "../graph-store";
+import { isHistoryGraph, isInternalGraph, type GraphWrite } from "../graph-store";
 import { CITYGRAPH_STORE_NS } from "../../rdf/vocab";
 import type { RecoveryTarget } from "../worker/recovery";
 import type { TenantDatasets } from "../worker/tenant-datasets";
@@ -22,6 +22,20 @@ export function plainTriplesOf(graph: string, triples: string): string {
       out += line + "\n";
   }
   return out;
+}
+
+/**
+ * The plain view of one run of a graph's snapshot lines (N-Quads, each ending with ` <graph> .`), as
+ * default-graph N-Quads: {@link plainTriplesOf} of the same lines.
+ */
+export function plainQuadsOfRun(graph: string, nquads: string): string {
+  const subject = `<${graph}> `;
+  const suffix = ` <${graph}> .`;
+  let nt = "";
+  for (const line of nquads.split("\n")) {
+    if (line.startsWith(subject) && line.endsWith(suffix)) nt += line.slice(0, -suffix.length) + " .\n";
+  }
+  return nt === "" ? "" : plainTriplesOf(graph, nt);
 }
 
 /**
@@ -49,23 +63,34 @@ export class ReplicaDatasets implements RecoveryTarget {
     return this.datasets.storeFor(tenant);
   }
 
-  /** Applies one commit of the change feed (or of the journal) to both views. */
+  /**
+   * Applies one commit of the change feed (or of the journal) to both views. Only a graph held before
+   * has a plain view to remove (one SPARQL DELETE each); the new plain triples go in one load.
+   */
   apply(tenant: string, writes: GraphWrite[]): void {
     const visible = writes.filter((w) => !isInternalGraph(w.graph));
     if (visible.length === 0) return;
+    const held = visible.filter((w) => !isHistoryGraph(w.graph) && this.datasets.has(tenant, w.graph));
     this.datasets.apply(tenant, visible, true);
     const store = this.datasets.storeFor(tenant)!;
-    for (const w of visible) {
-      if (isHistoryGraph(w.graph)) continue;
-      store.update(`DELETE WHERE { <${w.graph}> ?p ?o }`);
-      const plain = w.triples === null ? "" : plainTriplesOf(w.graph, w.triples);
-      if (plain) store.load(plain, { format: NT, no_transaction: true });
-    }
+    for (const w of held) store.update(`DELETE WHERE { <${w.graph}> ?p ?o }`);
+    let plain = "";
+    for (const w of visible)
+      if (w.triples !== null && !isHistoryGraph(w.graph)) plain += plainTriplesOf(w.graph, w.triples);
+    if (plain) store.load(plain, { format: NT, no_transaction: true });
   }
 
-  /** Loads a snapshot, drops internal graphs, and derives the plain view of everything it holds. */
+  /**
+   * Loads a snapshot with the plain view of each entity graph in the same bulk load, derived from the
+   * lines as {@link apply} derives it (not a SPARQL INSERT over the loaded graphs afterwards, which
+   * materialized every solution at once: docs/decisions/0016-capacity.md), then drops internal graphs.
+   */
   loadSnapshot(tenant: string, chunks: Iterable<Uint8Array>, source?: string): void {
-    this.datasets.loadSnapshot(tenant, chunks, source);
+    this.datasets.loadSnapshot(tenant, chunks, source, undefined, (run) =>
+      isHistoryGraph(run.graph) || isInternalGraph(run.graph)
+        ? ""
+        : plainQuadsOfRun(run.graph, run.buf.toString("utf8", run.start, run.end)),
+    );
     const hidden = this.datasets.graphs(tenant).filter(isInternalGraph);
     if (hidden.length > 0) {
       this.datasets.apply(
@@ -74,10 +99,5 @@ export class ReplicaDatasets implements RecoveryTarget {
         true,
       );
     }
-    this.datasets
-      .storeFor(tenant)
-      ?.update(
-        `INSERT { ?s ?p ?o } WHERE { GRAPH ?s { ?s ?p ?o } FILTER(!isBlank(?o) && !STRSTARTS(STR(?s), "${HISTORY_GRAPH_PREFIX}")) }`,
-      );
   }
 }

@@ -25,14 +25,24 @@ export class SparqlReplicaPool {
     return best.query(q);
   }
 
-  /** Stops every replica. */
-  /** How many replicas are in each state (idle, starting, ready): a metric. */
+  /** One line for /health: each replica's state, e.g. `ready (6843744 quads, loaded in 61204 ms); idle`. */
+  describe(): string {
+    return this.replicas
+      .map((r) => {
+        const s = r.status();
+        return s.state === "ready" ? `ready (${s.quads} quads, loaded in ${s.loadMs} ms)` : s.state;
+      })
+      .join("; ");
+  }
+
+  /** How many replicas are in each state (idle, loading, ready): a metric. */
   states(): Record<string, number> {
-    const out: Record<string, number> = { idle: 0, starting: 0, ready: 0 };
-    for (const r of this.replicas) out[r.status]++;
+    const out: Record<string, number> = { idle: 0, loading: 0, ready: 0 };
+    for (const r of this.replicas) out[r.status().state]++;
     return out;
   }
 
+  /** Stops every replica. */
   async close(): Promise<void> {
     await Promise.all(this.replicas.map((r) => r.close()));
   }

@@ -63,6 +63,7 @@ export class SparqlReplica {
   private nextId = 1;
   private failures = 0;
   private reloadWhenIdle = false;
+  private loaded: { quads: number; ms: number } | undefined;
   private closed = false;
   private readonly unsubscribe: () => void;
   private readonly log: Log;
@@ -90,12 +91,13 @@ export class SparqlReplica {
     });
   }
 
-  /** Queries running or waiting here. */
-  /** idle (not loaded: it loads on its first query), starting (loading the graph) or ready. */
-  get status(): "idle" | "starting" | "ready" {
-    return this.state;
+  /** Whether the replica is loaded, and what its last load held and took (for /health). */
+  status(): { state: "idle" | "loading" | "ready"; quads?: number; loadMs?: number } {
+    const state = this.state === "starting" ? "loading" : this.state;
+    return state === "ready" ? { state, quads: this.loaded?.quads, loadMs: this.loaded?.ms } : { state };
   }
 
+  /** Queries running or waiting here. */
   pending(): number {
     return this.queue.length + (this.inFlight ? 1 : 0);
   }
@@ -192,6 +194,7 @@ export class SparqlReplica {
         this.buffered = [];
         this.state = "ready";
         this.failures = 0;
+        this.loaded = { quads: m.quads, ms: m.ms };
         this.log("info", "sparql replica ready", { seq: m.lastSeq, quads: m.quads, ms: m.ms });
         return this.pump();
       case "log":
@@ -212,20 +215,25 @@ export class SparqlReplica {
     }
   }
 
-  /** The worker is gone or unusable: fail its query, and start again (up to 3 tries in a row). */
+  /**
+   * The worker is gone or unusable: fail its query, and start again (up to 3 tries in a row). The reason
+   * goes to the log only: it may name files of DATA_DIR, which no answer carries.
+   */
   private lost(reason: string): void {
     this.log("error", "sparql replica lost", { reason });
     const f = this.inFlight;
     this.inFlight = undefined;
     if (f) {
       clearTimeout(f.timer);
-      f.reject(new AppError("ServiceUnavailable", `The SPARQL query could not finish: ${reason}`));
+      f.reject(new AppError("ServiceUnavailable", "The SPARQL query could not finish: its replica stopped"));
     }
     const wasStarting = this.state === "starting";
     void this.stop().then(() => {
       if (wasStarting && ++this.failures >= 3) {
         this.failures = 0;
-        this.rejectAll(new AppError("ServiceUnavailable", `The SPARQL service cannot start: ${reason}`));
+        this.rejectAll(
+          new AppError("ServiceUnavailable", "The SPARQL service cannot load the graph; try again shortly"),
+        );
         return;
       }
       setTimeout(() => this.pump(), wasStarting ? 200 * this.failures : 0);

@@ -59,18 +59,21 @@ export function removeStaleSnapshots(dir: string, keep: SnapshotManifest | undef
 
 /**
  * The bytes of a snapshot file as chunks, read lazily: a tenant's N-Quads can pass V8's string limit
- * (~512 M chars, reached near 4M quads), so they are never held as one string.
+ * (~512 M chars, reached near 4M quads), so they are never held as one string. `file` may be a descriptor
+ * opened earlier (read from its start, left open).
  */
-export function* readChunks(file: string, chunkBytes = 8 * 1024 * 1024): Generator<Uint8Array> {
-  const fd = fs.openSync(file, "r");
+export function* readChunks(file: string | number, chunkBytes = 8 * 1024 * 1024): Generator<Uint8Array> {
+  const fd = typeof file === "number" ? file : fs.openSync(file, "r");
+  let position = 0;
   try {
     for (;;) {
       const buf = Buffer.allocUnsafe(chunkBytes);
-      const n = fs.readSync(fd, buf, 0, chunkBytes, null);
+      const n = fs.readSync(fd, buf, 0, chunkBytes, position);
       if (n === 0) return;
+      position += n;
       yield buf.subarray(0, n);
     }
   } finally {
-    fs.closeSync(fd);
+    if (typeof file !== "number") fs.closeSync(fd);
   }
 }

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import oxigraph from "oxigraph";
 import { replayJournal } from "../journal/journal-replay";
+import { listSegments, type Segment } from "../journal/journal-files";
+import { pinStoreFiles } from "../snapshot/pinned-files";
 import { readChunks, readManifest, removeStaleSnapshots } from "../snapshot/snapshot-files";
 import type { TenantDatasets } from "./tenant-datasets";
 
@@ -41,19 +43,41 @@ export function preGrowWasmMemory(bytes: number): void {
 /**
  * Start-up = latest snapshot + journal replay (docs/design.md "Durability is ours to build"). Stray temp
  * and unreferenced snapshot files of an interrupted compaction are removed first. `readOnly` reads
- * beside a live store worker (the SPARQL replica): it removes and truncates nothing; a file that a
- * concurrent compaction removes makes it throw, and the caller starts over.
+ * beside a live store worker (the SPARQL replica): it removes and truncates nothing, and reads a snapshot
+ * and segments it holds open (pinStoreFiles), so a compaction or a rotation meanwhile does not cut its read.
  */
 export function recover(dir: string, datasets: RecoveryTarget, log: Log, readOnly = false): Recovered {
-  const t0 = Date.now();
   fs.mkdirSync(dir, { recursive: true });
-  const manifest = readManifest(dir);
-  if (!readOnly) removeStaleSnapshots(dir, manifest);
+  if (!readOnly) {
+    const manifest = readManifest(dir);
+    removeStaleSnapshots(dir, manifest);
+    const snapshots = (manifest?.tenants ?? []).map((t) => ({ ...t, source: path.join(dir, t.file) }));
+    return load(dir, manifest?.seq, snapshots, listSegments(dir), datasets, log, false);
+  }
+  const pinned = pinStoreFiles(dir);
+  try {
+    const snapshots = pinned.snapshots.map((t) => ({ ...t, source: t.fd }));
+    return load(dir, pinned.manifest?.seq, snapshots, pinned.segments, datasets, log, true);
+  } finally {
+    pinned.close();
+  }
+}
+
+function load(
+  dir: string,
+  snapshotSeq: number | undefined,
+  /** Each tenant's snapshot: its file name and a path or descriptor to read it from. */
+  snapshots: { tenant: string; file: string; source: string | number }[],
+  segments: Segment[],
+  datasets: RecoveryTarget,
+  log: Log,
+  readOnly: boolean,
+): Recovered {
+  const t0 = Date.now();
   let lastSeq = 0;
-  if (manifest) {
-    for (const t of manifest.tenants)
-      datasets.loadSnapshot(t.tenant, readChunks(path.join(dir, t.file)), t.file);
-    lastSeq = manifest.seq;
+  if (snapshotSeq !== undefined) {
+    for (const t of snapshots) datasets.loadSnapshot(t.tenant, readChunks(t.source), t.file);
+    lastSeq = snapshotSeq;
     log("info", "store snapshot loaded", { seq: lastSeq, quads: datasets.quads, ms: Date.now() - t0 });
   }
   const t1 = Date.now();
@@ -76,6 +100,7 @@ export function recover(dir: string, datasets: RecoveryTarget, log: Log, readOnl
       }
     },
     readOnly,
+    segments,
   );
   if (scan.droppedBytes > 0 && !readOnly) {
     log("warn", "store journal: cut a torn last record (it was never acknowledged)", {

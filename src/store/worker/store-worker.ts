@@ -79,6 +79,7 @@ function stats(): StoreStats {
     journalBytes: journal.size,
     lastSeq: seq,
     maxQuads: opts.maxQuads,
+    capacityUsed: Math.round((datasets.quads / opts.maxQuads) * 1000) / 1000,
     droppedQuads: datasets.droppedQuads,
     reclaims: reclaimer.reclaims,
     compactions: compactor.completed,

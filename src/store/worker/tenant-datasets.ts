@@ -2,7 +2,7 @@ import oxigraph from "oxigraph";
 import { AppError } from "../../errors";
 import { isGraphForm, queryFormOf } from "../../rdf/sparql-results";
 import type { GraphWrite, SelectRow } from "../graph-store";
-import { graphRuns } from "../snapshot/graph-runs";
+import { graphRuns, type GraphRun } from "../snapshot/graph-runs";
 import { assertGraphIri, lineCount } from "./ntriples-text";
 
 const NT = "application/n-triples";
@@ -105,6 +105,11 @@ export class TenantDatasets {
     return this.stores.get(tenant);
   }
 
+  /** True if `tenant` holds `graph` in memory. */
+  has(tenant: string, graph: string): boolean {
+    return this.counts.get(tenant)?.has(graph) ?? false;
+  }
+
   /** The graph names of `tenant` (a copy, safe to iterate while writes go on). */
   graphs(tenant: string): string[] {
     return [...(this.counts.get(tenant)?.keys() ?? [])];
@@ -199,13 +204,15 @@ export class TenantDatasets {
    * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s. 8 MiB slices
    * instead of 32 MiB: RSS of the store alone after loading a 1.1 GB / 6.1 M-quad snapshot 1,883 and
    * 1,936 MB instead of 1,982 and 2,006 MB, in the same time (docs/decisions/0002-memory-at-scale.md).
-   * Disk-only graphs (see the constructor) are skipped.
+   * Disk-only graphs (see the constructor) are skipped. `derive`, if given, returns more N-Quads for each
+   * run of a graph's lines, loaded in the same slice (the SPARQL replica's plain view).
    */
   loadSnapshot(
     tenant: string,
     chunks: Iterable<Uint8Array>,
     source = "snapshot",
     sliceBytes = 8 << 20,
+    derive?: (run: GraphRun) => string,
   ): void {
     const store = this.storeOf(tenant);
     const counts = this.countsOf(tenant);
@@ -223,6 +230,12 @@ export class TenantDatasets {
       last = run.graph;
       pending.push(run.buf.subarray(run.start, run.end));
       size += run.end - run.start;
+      const more = derive?.(run);
+      if (more) {
+        const bytes = Buffer.from(more, "utf8");
+        pending.push(bytes);
+        size += bytes.length;
+      }
       counts.set(run.graph, (counts.get(run.graph) ?? 0) + run.lines);
       this.total += run.lines;
     }

@@ -25,7 +25,7 @@ describe("store/quad ceiling (StoreFull)", () => {
         (g: (string | null)[]) => g[0] !== null && g[1] === null && g[2] === null,
       );
       const st = await store.stats();
-      expect(st).to.include({ quads: 14, lastSeq: 2 });
+      expect(st).to.include({ quads: 14, lastSeq: 2, capacityUsed: 0.7 });
       expect(await store.select("", "ASK { GRAPH <urn:a> { ?s ?p ?o } }")).to.deep.equal([{}]);
       // a small commit still fits; a replace that shrinks a graph is always fine
       await store.commit("", [{ graph: "urn:c", triples: entityTriples("urn:c", "c", 1) }], null); // 3 quads -> 17

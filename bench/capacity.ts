@@ -1,0 +1,210 @@
+import { rmSync } from "node:fs";
+import { rssBytes, stopChild } from "./lib/child";
+import { entityId } from "./lib/entities";
+import { batchUpsert, getEntities } from "./lib/http-scenarios";
+import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
+import { freshDataDir, startServer, storeStats } from "./lib/server";
+import { readSettings, type Settings } from "./lib/settings";
+
+/**
+ * `npm run bench` with `BENCH_SCALE=<entities>` (e.g. 100000 or 1000000), or
+ * `node dist/bench/capacity.js`: how far one service holds the bench's 10-attribute entities
+ * (docs/decisions/0016-capacity.md). It fills a fresh DATA_DIR through the batch upsert, reads GET by
+ * id, a type+q and a near query, restarts, and then sends the first SPARQL queries after the start (a
+ * COUNT and a two-hop join) and reads the RSS with SPARQL in use. Service environment from
+ * `BENCH_CAPACITY_ENV` (`K=V,K=V`, e.g. `SPARQL_REPLICA=eager`).
+ */
+
+const NGSI = "/ngsi-ld/v1";
+const DC = "https://uri.etsi.org/ngsi-ld/default-context/";
+const MB = 1e6;
+const GB = 1e9;
+const say = (s: string): void => void process.stdout.write(`${s}\n`);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The SPARQL the scenario sends after the restart. */
+export const CAPACITY_SPARQL = {
+  count: "SELECT (COUNT(*) AS ?n) WHERE { ?s a ?t }",
+  // entity 1 -> its road segment -> every entity on that segment -> their lane
+  twoHop: `SELECT (COUNT(*) AS ?n) WHERE { <${entityId(1)}> <${DC}refRoadSegment> ?seg .
+  ?b <${DC}refRoadSegment> ?seg ; <${DC}laneId> ?lane }`,
+};
+
+/** Entities to fill: `BENCH_SCALE`, else BENCH_ENTITIES. */
+export function capacityScale(s: Settings): number {
+  const raw = process.env.BENCH_SCALE;
+  const n = raw ? Number(raw) : s.entities;
+  if (!Number.isInteger(n) || n < 1000)
+    throw new Error(`BENCH_SCALE must be an integer >= 1000, got "${raw}"`);
+  return n;
+}
+
+function serviceEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const kv of (process.env.BENCH_CAPACITY_ENV ?? "").split(",").filter((x) => x.includes("="))) {
+    const i = kv.indexOf("=");
+    env[kv.slice(0, i).trim()] = kv.slice(i + 1).trim();
+  }
+  return env;
+}
+
+/** One timed GET (ms) that must answer 200; returns its time and body. */
+async function timedGet(url: string, path: string): Promise<{ ms: number; body: string }> {
+  const t0 = performance.now();
+  const res = await fetch(url + path, { headers: { accept: "application/json" } });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${body.slice(0, 300)}`);
+  return { ms: performance.now() - t0, body };
+}
+
+/**
+ * One SPARQL query (ms) and the number it counts; an answer that does not come within fetch's 300 s
+ * header timeout is reported as NaN ms, not as a failed run.
+ */
+async function timedSparql(url: string, query: string): Promise<{ ms: number; n: number }> {
+  return sparqlOnce(url, query).catch((e: unknown) => {
+    say(`  /sparql gave no answer: ${e instanceof Error ? e.message : String(e)}`);
+    return { ms: NaN, n: NaN };
+  });
+}
+
+async function sparqlOnce(url: string, query: string): Promise<{ ms: number; n: number }> {
+  const t0 = performance.now();
+  const res = await fetch(`${url}/sparql`, {
+    method: "POST",
+    headers: { "Content-Type": "application/sparql-query", Accept: "application/sparql-results+json" },
+    body: query,
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`/sparql answered ${res.status}: ${text.slice(0, 300)}`);
+  const n = (JSON.parse(text) as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0].n
+    .value;
+  return { ms: performance.now() - t0, n: Number(n) };
+}
+
+/** p50 and p99 of `samples` sequential calls of `f`, ms. */
+async function sequential(samples: number, f: (i: number) => Promise<{ ms: number }>): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < samples; i++) ms.push((await f(i)).ms);
+  ms.sort((a, b) => a - b);
+  return [ms[Math.floor(ms.length * 0.5)], ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]];
+}
+
+/** Runs the capacity scenario; returns its rows and figures. */
+export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Record<string, unknown> }> {
+  const entities = capacityScale(s);
+  const env = serviceEnv();
+  const dataDir = freshDataDir();
+  const run: Record<string, unknown> = { entities, env, dataDir, loadavgAtStart: machineFacts().loadavg };
+  const rows: Row[] = [];
+  const scenario = `capacity ${entities}`;
+  say(`\n[capacity] ${entities} entities through the batch upsert (${dataDir}, env ${JSON.stringify(env)})`);
+  let srv = await startServer({ dataDir, env, timeoutMs: 1_800_000 });
+  try {
+    const batches = Math.ceil(entities / s.batchSize);
+    const fill = await batchUpsert(srv.child.url, s, 0, batches);
+    const total = fill.entities;
+    await sleep(2000);
+    const rssFill = rssBytes(srv.child.proc.pid);
+    const storeFill = await storeStats(srv.child);
+    run.fill = { entitiesPerSec: fill.entitiesPerSec, total, rssBytes: rssFill, store: storeFill };
+    say(
+      `  ${total} entities at ${Math.round(fill.entitiesPerSec)}/s, RSS ${Math.round((rssFill ?? 0) / MB)} MB`,
+    );
+
+    const get = await getEntities(srv.child.url, s, total);
+    const typeQ = await sequential(50, (i) =>
+      timedGet(
+        srv.child.url,
+        `${NGSI}/entities?type=TrafficFlowObserved&q=${encodeURIComponent(`intensity>${1900 + (i % 50)};laneId==1`)}&limit=20`,
+      ),
+    );
+    const near = await sequential(50, (i) =>
+      timedGet(
+        srv.child.url,
+        `${NGSI}/entities?type=TrafficFlowObserved&georel=${encodeURIComponent("near;maxDistance==500")}&geometry=Point&coordinates=${encodeURIComponent(`[${(106.5 + (i % 40) * 0.01).toFixed(2)},10.77]`)}&limit=20`,
+      ),
+    );
+    run.reads = { get, typeQ, near };
+    say(
+      `  GET by id p99 ${get.latencyMs.p99} ms; type+q p50/p99 ${typeQ.map((x) => x.toFixed(1)).join("/")} ms; near ${near.map((x) => x.toFixed(1)).join("/")} ms`,
+    );
+
+    await stopChild(srv.child, 300_000);
+    srv = await startServer({ dataDir, env, logLevel: "info", timeoutMs: 1_800_000 });
+    const rssStart = rssBytes(srv.child.proc.pid);
+    const count = await timedSparql(srv.child.url, CAPACITY_SPARQL.count);
+    const twoHop = await timedSparql(srv.child.url, CAPACITY_SPARQL.twoHop);
+    const countAgain = await timedSparql(srv.child.url, CAPACITY_SPARQL.count);
+    await sleep(3000);
+    const rssSparql = rssBytes(srv.child.proc.pid);
+    const storeRestart = await storeStats(srv.child);
+    run.restart = {
+      healthMs: srv.healthMs,
+      rssBytes: rssStart,
+      store: storeRestart,
+      log: srv.child.tail.slice(),
+    };
+    run.sparql = { count, twoHop, countAgain, rssBytes: rssSparql };
+    say(
+      `  restart ${(srv.healthMs / 1000).toFixed(1)} s; first COUNT ${(count.ms / 1000).toFixed(1)} s (${count.n}), two-hop ${twoHop.ms.toFixed(0)} ms (${twoHop.n}), COUNT again ${countAgain.ms.toFixed(0)} ms; RSS ${Math.round((rssStart ?? 0) / MB)} -> ${Math.round((rssSparql ?? 0) / MB)} MB`,
+    );
+
+    const quads = Number(storeFill?.quads ?? NaN);
+    rows.push(info(scenario, "batch upsert", fill.entitiesPerSec, "ent/s"));
+    rows.push(
+      info(
+        scenario,
+        "RSS after fill per entity",
+        (rssFill ?? NaN) / total,
+        "B",
+        `${(quads / total).toFixed(1)} quads/entity in the store worker`,
+      ),
+    );
+    rows.push(
+      below(scenario, "GET by id p99", get.latencyMs.p99, "ms", 50, `${Math.round(get.okPerSec)} req/s`),
+    );
+    rows.push(info(scenario, "type+q p99", typeQ[1], "ms", `p50 ${typeQ[0].toFixed(1)} ms, 50 sequential`));
+    rows.push(info(scenario, "near 500 m p99", near[1], "ms", `p50 ${near[0].toFixed(1)} ms, 50 sequential`));
+    rows.push(below(scenario, "restart ready", srv.healthMs / 1000, "s", 300));
+    rows.push(
+      below(scenario, "first SPARQL COUNT after start", count.ms / 1000, "s", 5, `${count.n} rows counted`),
+    );
+    rows.push(
+      info(
+        scenario,
+        "SPARQL two-hop join",
+        twoHop.ms,
+        "ms",
+        `${twoHop.n} solutions; COUNT again ${countAgain.ms.toFixed(0)} ms`,
+      ),
+    );
+    rows.push(
+      below(
+        scenario,
+        "RSS with SPARQL in use",
+        (rssSparql ?? NaN) / GB,
+        "GB",
+        entities > 200_000 ? 20 : 3,
+        `${Math.round((rssSparql ?? 0) / total)} B/entity`,
+      ),
+    );
+    return { rows, run };
+  } finally {
+    await stopChild(srv.child, 300_000);
+    if (process.env.BENCH_KEEP_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  benchCapacity(readSettings())
+    .then(({ rows, run }) => {
+      run.machine = machineFacts();
+      const file = writeResults({ capacity: run, rows }, "capacity-");
+      say(`\n${formatTable(rows)}\n\nJSON: ${file}`);
+    })
+    .catch((e: unknown) => {
+      process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    });
+}
