@@ -222,6 +222,36 @@ describe("context source registrations (ETSI GS CIM 009 v1.8 §5.9, §5.10, §5.
     await http(app.url, "DELETE", `${CSUBS}/${sid}`);
   });
 
+  it("notifies a csource subscription patched to match a registration that already exists", async () => {
+    const sid = "urn:ngsi-ld:Subscription:csub-patched";
+    const id = "urn:ngsi-ld:ContextSourceRegistration:before-the-patch";
+    await http(app.url, "POST", REGS, registration(id), LD);
+    const sub = {
+      id: sid,
+      type: "Subscription",
+      entities: [{ type: "Building" }],
+      notification: { endpoint: { uri: rx.url } },
+      "@context": [TEST_CONTEXT],
+    };
+    expect((await http(app.url, "POST", CSUBS, sub, LD)).status).to.equal(201);
+    const mine = () => rx.received.filter((r) => r.body.subscriptionId === sid);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(mine()).to.have.length(0);
+    const patch = { entities: [{ type: "Vehicle" }], "@context": [TEST_CONTEXT] };
+    expect((await http(app.url, "PATCH", `${CSUBS}/${sid}`, patch, LD)).status).to.equal(204);
+    expect(await rx.until(() => mine().length === 1)).to.equal(true);
+    const note = mine()[0].body as unknown as { triggerReason: string; data: { id: string }[] };
+    expect(note.triggerReason).to.equal("newlyMatching");
+    expect(note.data.map((r) => r.id)).to.deep.equal([id]);
+    // a patch that keeps what matches tells nothing new
+    const again = { notification: { endpoint: { uri: rx.url } }, "@context": [TEST_CONTEXT] };
+    expect((await http(app.url, "PATCH", `${CSUBS}/${sid}`, again, LD)).status).to.equal(204);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mine()).to.have.length(1);
+    await http(app.url, "DELETE", `${CSUBS}/${sid}`);
+    await http(app.url, "DELETE", `${REGS}/${id}`);
+  });
+
   it("evaluates a csource subscription's temporalQ on the registrations' intervals (§5.11.7)", async () => {
     const sid = "urn:ngsi-ld:Subscription:csub-temporal";
     const base = "urn:ngsi-ld:ContextSourceRegistration:interval";

@@ -55,7 +55,7 @@ export function subscriptionMatches(cs: CompiledSubscription, cr: CompiledRegist
  */
 export class CsourceNotifier {
   private queue?: NotificationQueue;
-  private readonly known = new Set<string>();
+  private readonly known = new Map<string, CompiledSubscription>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly deps: CsourceNotifierDeps) {
@@ -67,7 +67,7 @@ export class CsourceNotifier {
   attach(queue: NotificationQueue): void {
     this.queue = queue;
     for (const cs of this.deps.subs.index.all()) {
-      this.known.add(key(cs.record.tenant, cs.record.sub.id));
+      this.known.set(key(cs.record.tenant, cs.record.sub.id), cs);
       this.schedule(cs);
     }
   }
@@ -98,15 +98,20 @@ export class CsourceNotifier {
     }
     if (!this.queue) return;
     this.schedule(cs);
-    if (this.known.has(k)) return;
-    this.known.add(k);
-    this.notifyMatching(cs);
+    const before = this.known.get(k);
+    this.known.set(k, cs);
+    this.notifyMatching(cs, before);
   }
 
-  /** Tells a subscription of every registration that matches it now (creation, timeInterval). */
-  private notifyMatching(cs: CompiledSubscription): void {
+  /**
+   * Tells a subscription of every registration that matches it now (creation, timeInterval); after an
+   * update, of those that match it now and did not match it `before`.
+   */
+  private notifyMatching(cs: CompiledSubscription, before?: CompiledSubscription): void {
     if (subscriptionStatus(cs.record.sub) !== "active") return;
-    const regs = this.deps.regs.list(cs.record.tenant).filter((cr) => subscriptionMatches(cs, cr));
+    const regs = this.deps.regs
+      .list(cs.record.tenant)
+      .filter((cr) => subscriptionMatches(cs, cr) && !(before && subscriptionMatches(before, cr)));
     if (regs.length) this.enqueue([this.job(cs, regs, "newlyMatching")]);
   }
 
