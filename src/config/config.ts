@@ -207,13 +207,14 @@ export interface DemoConfig {
 }
 
 /** Advanced memory and throughput tuning: measured defaults (docs/decisions/), change with `npm run bench`. */
+/** Dropped quads that make a store (or a SPARQL replica) reload itself (docs/decisions/0006-store-reclaim.md). */
+export const DEFAULT_STORE_RECLAIM_QUADS = 500_000;
+
 export interface TuningConfig {
   /**
    * Quads dropped by replacements before the store reloads itself to give their memory back (Oxigraph
    * keeps it otherwise); the reload also waits for the dropped quads to pass the live ones. Env
-   * `STORE_RECLAIM_QUADS`, default 500,000: about 225 MB of garbage at most for a small store such as
-   * the HCMC graph (~0.3M live quads with a day of history), one reload of ~2 s about every half hour
-   * under the live feed (docs/performance.md "Memory of dropped quads").
+   * `STORE_RECLAIM_QUADS`, default {@link DEFAULT_STORE_RECLAIM_QUADS} (docs/decisions/0006-store-reclaim.md).
    */
   storeReclaimQuads: number;
   /**
@@ -442,7 +443,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backfillMs: durationVar(env, "FEED_BACKFILL", 26 * 3_600_000, 0, 30 * DAY),
     },
     tuning: {
-      storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", 500_000, 1000, 1_000_000_000),
+      storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", DEFAULT_STORE_RECLAIM_QUADS, 1000, 1_000_000_000),
       graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
       heapGrowingPercent: intVar(env, "HEAP_GROWING_PERCENT", 0, 0, 1000),
       mallocTrimIntervalMs: intVar(env, "MALLOC_TRIM_INTERVAL_MS", 1000, 0, 3_600_000),

@@ -1,3 +1,4 @@
+import { DEFAULT_STORE_RECLAIM_QUADS } from "../config/config";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors";
@@ -59,7 +60,7 @@ export interface OpenStoreOptions {
    * growth, each of which triggers full GCs; costs that much RSS and ~0.25 s per 128 MiB at start.
    */
   wasmPreGrowBytes?: number;
-  /** Dropped quads that trigger a memory reclaim (default 2,000,000; see memory-reclaim.ts). */
+  /** Dropped quads that trigger a memory reclaim (default `STORE_RECLAIM_QUADS`'s; see memory-reclaim.ts). */
   reclaimDroppedQuads?: number;
   /**
    * Graphs kept on disk only (default none): writes to a graph whose IRI starts with one of these are
@@ -99,7 +100,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       opts.journalCompactMaxBytes ?? 4 * (opts.journalCompactBytes ?? 256 * 1024 * 1024),
     compactQuietMs: opts.compactQuietMs ?? 0,
     wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024,
-    reclaimDroppedQuads: opts.reclaimDroppedQuads ?? 2_000_000,
+    reclaimDroppedQuads: opts.reclaimDroppedQuads ?? DEFAULT_STORE_RECLAIM_QUADS,
     diskOnlyGraphPrefixes: [...(opts.diskOnlyGraphPrefixes ?? [])],
     heapReduceIntervalMs: opts.heapReduceIntervalMs ?? 0,
   };

@@ -1,3 +1,4 @@
+import { DEFAULT_STORE_RECLAIM_QUADS } from "../../config/config";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../../errors";
@@ -162,7 +163,7 @@ export class SparqlReplica {
     const workerData: ReplicaWorkerOptions = {
       dataDir: this.opts.dataDir,
       wasmPreGrowBytes: this.opts.wasmPreGrowBytes ?? 64 * 1024 * 1024,
-      reclaimDroppedQuads: this.opts.reclaimDroppedQuads ?? 2_000_000,
+      reclaimDroppedQuads: this.opts.reclaimDroppedQuads ?? DEFAULT_STORE_RECLAIM_QUADS,
       heapReduceIntervalMs: this.opts.heapReduceIntervalMs ?? 0,
     };
     const w = new Worker(path.join(__dirname, "replica-worker.js"), {
