@@ -116,7 +116,8 @@ export interface SparqlConfig {
   /**
    * SPARQL read replicas: a query goes to an idle one, so a short query is not held up by a long one. Each
    * loads on its first query (a full copy of the graph in memory: docs/decisions/0016-capacity.md). Env
-   * `SPARQL_REPLICAS`, default 1.
+   * `SPARQL_REPLICAS`, default 2: with one, a principal's long query holds up everyone else's (the
+   * second loads only once queries overlap).
    */
   sparqlReplicas: number;
   /** Characters of a /sparql query text; a longer one is 400. Env `SPARQL_MAX_QUERY_LENGTH`, default 200,000. */
@@ -415,7 +416,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
       sparqlMaxPerPrincipal: intVar(env, "SPARQL_MAX_PER_PRINCIPAL", 1, 1, 64),
       sparqlQueuePerPrincipal: intVar(env, "SPARQL_QUEUE_PER_PRINCIPAL", 2, 0, 1_000),
-      sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 1, 1, 16),
+      sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 2, 1, 16),
       sparqlMaxQueryLength: intVar(env, "SPARQL_MAX_QUERY_LENGTH", 200_000, 100, 100_000_000),
       sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
     },
