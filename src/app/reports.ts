@@ -110,6 +110,7 @@ export async function startReports(
   const place = (suffix: string) => ({
     redisUrl: config.redisUrl,
     name: `${n.queueName}-${suffix}`,
+    dataDir: config.store.dataDir,
     stalledMs: n.stalledMs,
     keepDead: n.keepDead,
   });

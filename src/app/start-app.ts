@@ -50,7 +50,8 @@ export interface RunningApp {
   /**
    * The stop of SIGTERM (docs/operations.md "Restart and upgrade"): not ready at once, new requests get 503
    * with Retry-After, in-flight requests get up to `graceMs` (SHUTDOWN_GRACE_MS) to finish, then
-   * {@link close} (WebSockets closed with 1001, the journal synced, queued notifications left in their queue).
+   * {@link close} (WebSockets closed with 1001, the journal synced, queued notifications left in Redis or, in
+   * process, in a file of DATA_DIR for the next start).
    */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -85,6 +86,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   if (config.demo.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
   const reports = await startReports(config, log, core, contexts, pipeline, traffic, outbound, storage);
+  // the jobs a clean stop left, once every subscription that may still want them is loaded
+  for (const q of [subs.queue, reports.alertQueue, reports.verifyQueue]) q.resume?.();
 
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);

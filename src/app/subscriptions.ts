@@ -81,6 +81,7 @@ export async function startSubscriptions(
     (e) => log.error("notification queue error", { error: e.message }),
     outbound,
     (job) => holders.some((h) => h.holds(job)),
+    config.store.dataDir,
   );
   notifier.attach(queue);
   pipeline.deliver("NGSI-LD notifications", notifier);

@@ -1,13 +1,16 @@
 import { BullMqQueue } from "./bullmq-queue";
 import { InProcessQueue } from "./in-process-queue";
+import { pendingJobsFile } from "./pending-jobs-file";
 import type { DeliveryResult, DeliverySettings, JobQueue, QueuedJob } from "./notification-job";
 
 /** Where a job queue lives. */
 export interface QueuePlace {
   /** Redis URL: BullMQ when set, in process otherwise. */
   redisUrl?: string;
-  /** BullMQ queue name. */
+  /** BullMQ queue name; in process, the name of its file of pending jobs. */
   name: string;
+  /** In process: where the jobs pending at a clean close are kept for the next start (none: not kept). */
+  dataDir?: string;
   stalledMs: number;
   keepDead: number;
   /** BullMQ priority of a job (1 = first). */
@@ -38,7 +41,10 @@ export function createJobQueue<J extends QueuedJob>({
   onResult,
   onError,
 }: JobQueueSpec<J>): JobQueue<J> {
-  if (!place.redisUrl) return new InProcessQueue<J>(run, settings, onResult);
+  if (!place.redisUrl) {
+    const file = place.dataDir === undefined ? undefined : pendingJobsFile(place.dataDir, place.name);
+    return new InProcessQueue<J>(run, settings, onResult, undefined, file);
+  }
   return new BullMqQueue<J>(
     run,
     settings,

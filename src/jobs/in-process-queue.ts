@@ -12,6 +12,7 @@ import {
   type QueuedJob,
   type StillWanted,
 } from "./notification-job";
+import { readPendingJobs, removePendingJobs, writePendingJobs, type PendingJob } from "./pending-jobs-file";
 
 /** How many dead jobs are kept in memory. */
 const DEAD_KEPT = 1000;
@@ -19,8 +20,9 @@ const DEAD_KEPT = 1000;
 /**
  * The job queue without Redis (docs/design.md "Parts that are real": in-process queue with retries):
  * the same retry behaviour as the BullMQ queue (attempts, exponential backoff with a cap, a timeout per
- * request, bounded concurrency per endpoint and overall), kept in memory, so pending jobs are lost if
- * the process dies; use REDIS_URL where that matters.
+ * request, bounded concurrency per endpoint and overall), kept in memory. With a `pendingFile`, a clean
+ * close writes the jobs still queued, waiting for a retry or in flight there, and the next start puts them
+ * back (docs/operations.md "Restart and upgrade"); a crash loses them: use REDIS_URL where that matters.
  */
 export class InProcessQueue<J extends QueuedJob = NotificationJob> implements JobQueue<J> {
   readonly durable = false;
@@ -28,6 +30,8 @@ export class InProcessQueue<J extends QueuedJob = NotificationJob> implements Jo
   private readonly overall: EndpointLimiter;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly deadJobs: DeadJob<J>[] = [];
+  /** Every job not yet delivered, dead or dropped, with the attempts it has had. */
+  private readonly pending = new Set<PendingJob<J>>();
   private waiting = 0;
   private active = 0;
   private closed = false;
@@ -37,18 +41,48 @@ export class InProcessQueue<J extends QueuedJob = NotificationJob> implements Jo
     private readonly settings: DeliverySettings,
     private readonly onResult: (r: DeliveryResult<J>) => void,
     private readonly wanted: StillWanted<J> = () => true,
+    private readonly pendingFile?: string,
   ) {
     this.perEndpoint = new EndpointLimiter(settings.perEndpoint);
     this.overall = new EndpointLimiter(settings.concurrency);
   }
 
   enqueue(jobs: J[]): Promise<void> {
-    for (const job of stamped(jobs)) void this.attempt(job, 1);
+    for (const job of stamped(jobs)) this.start({ job, attempts: 0 });
     return Promise.resolve();
   }
 
-  private async attempt(job: J, n: number): Promise<void> {
+  resume(): void {
+    if (this.pendingFile) this.restoreFrom(this.pendingFile);
+  }
+
+  /**
+   * Puts back the jobs a clean close wrote to `file`, each with its attempts so far, then removes the file;
+   * a job no longer wanted is dropped when its turn comes, as any other.
+   */
+  restoreFrom(file: string): void {
+    for (const p of readPendingJobs<J>(file)) this.start({ job: p.job, attempts: p.attempts });
+    removePendingJobs(file);
+  }
+
+  /** Writes the jobs still queued, waiting for a retry or in flight to `file` (none: no file). */
+  drainTo(file: string): void {
+    writePendingJobs(
+      file,
+      [...this.pending].map((p) => ({ job: p.job, attempts: p.attempts })),
+    );
+  }
+
+  private start(p: PendingJob<J>): void {
     if (this.closed) return;
+    this.pending.add(p);
+    void this.attempt(p);
+  }
+
+  private async attempt(p: PendingJob<J>): Promise<void> {
+    if (this.closed) return;
+    const { job } = p;
+    const n = p.attempts + 1;
     this.waiting++;
     let error: string | undefined;
     let dropped = false;
@@ -67,8 +101,10 @@ export class InProcessQueue<J extends QueuedJob = NotificationJob> implements Jo
         }
       }),
     );
-    if (dropped) return;
+    if (dropped) return void this.pending.delete(p);
     const final = error === undefined || n >= this.settings.attempts;
+    p.attempts = n;
+    if (final) this.pending.delete(p);
     this.onResult({ job, ok: error === undefined, error, final, at: new Date().toISOString() });
     if (error === undefined || this.closed) return;
     if (final) {
@@ -79,7 +115,7 @@ export class InProcessQueue<J extends QueuedJob = NotificationJob> implements Jo
     const t = setTimeout(
       () => {
         this.timers.delete(t);
-        void this.attempt(job, n + 1);
+        void this.attempt(p);
       },
       retryDelay(n, this.settings),
     );
@@ -99,10 +135,13 @@ export class InProcessQueue<J extends QueuedJob = NotificationJob> implements Jo
     });
   }
 
+  /** Stops; with a `pendingFile`, the jobs not yet delivered are written there for the next start. */
   close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    if (this.pendingFile) this.drainTo(this.pendingFile);
     return Promise.resolve();
   }
 }

@@ -88,7 +88,15 @@ export interface JobQueue<J extends QueuedJob = NotificationJob> {
   dead(limit: number): Promise<DeadJob<J>[]>;
   /** Current counts. */
   counts(): Promise<QueueCounts>;
-  /** Stops taking jobs; in-flight deliveries finish or are left for the next start (Redis). */
+  /**
+   * Puts back the jobs a clean close left in the data directory (in process; Redis keeps its own), once
+   * everything that says whether a job is still wanted is loaded.
+   */
+  resume?(): void;
+  /**
+   * Stops taking jobs; what is not yet delivered is left for the next start (in Redis, or in process in a
+   * file of the data directory when the queue has one).
+   */
   close(): Promise<void>;
 }
 

@@ -22,6 +22,8 @@ export class Receiver {
   readonly received: Received[] = [];
   private server?: http.Server;
   port = 0;
+  /** The status answered; a failure (>= 300) is not counted as received. */
+  status = 204;
 
   /** @param delayMs how long each answer is held back (a slow receiver builds a backlog). */
   constructor(private readonly delayMs = 0) {}
@@ -32,8 +34,9 @@ export class Receiver {
       let text = "";
       req.on("data", (d: Buffer) => (text += d.toString()));
       req.on("end", () => {
-        this.received.push({ headers: req.headers, body: JSON.parse(text) as Received["body"] });
-        res.statusCode = 204;
+        if (this.status < 300)
+          this.received.push({ headers: req.headers, body: JSON.parse(text) as Received["body"] });
+        res.statusCode = this.status;
         setTimeout(() => res.end(), this.delayMs);
       });
     });

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect } from "chai";
 import { InProcessQueue } from "../../../src/jobs/in-process-queue";
 import { retryDelay, type DeliveryResult, type NotificationJob } from "../../../src/jobs/notification-job";
@@ -110,5 +113,81 @@ describe("in-process notification queue", () => {
     expect(done).to.have.length(20);
     expect(worst).to.equal(2);
     await q.close();
+  });
+
+  it("a close keeps the queued, retrying and in-flight jobs in its file; the next queue sends them", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-pending-"));
+    const file = path.join(dir, "q-pending.json");
+    try {
+      const tries: string[] = [];
+      let hold!: () => void;
+      const held = new Promise<void>((r) => (hold = r));
+      const results: DeliveryResult[] = [];
+      const q = new InProcessQueue(
+        async (j) => {
+          tries.push(j.body);
+          if (j.body === "2") return held; // in flight at the close
+          throw new Error("down");
+        },
+        { ...settings, backoffMs: 60_000, backoffMaxMs: 60_000, perEndpoint: 1, concurrency: 2 },
+        (r) => results.push(r),
+        () => true,
+        file,
+      );
+      // "1" fails and waits for its retry, "2" stays in flight, "4" waits for its endpoint (that of "2")
+      await q.enqueue([job(1), job(2), job(4)]);
+      await until(() => results.length === 1 && tries.includes("2"));
+      await q.close();
+      hold();
+      const kept = JSON.parse(fs.readFileSync(file, "utf8")) as {
+        jobs: { job: NotificationJob; attempts: number }[];
+      };
+      expect(kept.jobs.map((p) => [p.job.body, p.attempts]).sort()).to.deep.equal([
+        ["1", 1],
+        ["2", 0],
+        ["4", 0],
+      ]);
+
+      const sent: string[] = [];
+      const again = new InProcessQueue(
+        async (j) => void sent.push(j.body),
+        settings,
+        () => undefined,
+        (j) => j.body !== "4", // its subscription is gone
+        file,
+      );
+      again.resume();
+      await until(() => sent.length === 2);
+      await new Promise((r) => setTimeout(r, 30));
+      expect(sent.sort()).to.deep.equal(["1", "2"]);
+      expect(fs.existsSync(file), "the file is removed").to.equal(false);
+      await again.close();
+      expect(fs.existsSync(file), "nothing pending: no file").to.equal(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("moves a damaged file of pending jobs aside and starts empty", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-pending-"));
+    const file = path.join(dir, "q-pending.json");
+    try {
+      fs.writeFileSync(file, "{not json");
+      const sent: string[] = [];
+      const q = new InProcessQueue(
+        async (j) => void sent.push(j.body),
+        settings,
+        () => undefined,
+        () => true,
+        file,
+      );
+      q.resume();
+      expect(fs.existsSync(file)).to.equal(false);
+      expect(fs.readFileSync(`${file}.damaged`, "utf8")).to.equal("{not json");
+      await q.close();
+      expect(sent).to.deep.equal([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
