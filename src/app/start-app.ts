@@ -103,7 +103,9 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     restBFace(config, traffic, images, core, reports, routeAccessGate),
     docsFace(),
     open311Face(reports),
-    backupFace(config, log, storage),
+    backupFace(config, log, storage, async () => {
+      await Promise.all([subs.subscriptions.flush(), federation.csourceSubscriptions.flush()]);
+    }),
     ...(auth ? [authFace(auth, ops.metrics)] : []),
     wsFace(config, log, live, pushAuth, ops.metrics),
     graphqlFace(

@@ -29,15 +29,23 @@ function otherFiles(dataDir: string): string[] {
 
 /**
  * The backup archive of DATA_DIR while the service runs (docs/operations.md "Backup and restore"), as a
- * stream of chunks. A consistent cut: first the temporal history's log closes its segment and keeps its
+ * stream of chunks. A consistent cut: `beforeCut` writes what is held in memory (the subscriptions'
+ * delivery statuses); then the temporal history's log closes its segment and keeps its
  * files (every history write acknowledged so far is in them); then the store compacts and keeps that
  * snapshot (every write acknowledged so far is in it, and every hour the history says it sealed). The
  * store's files are copied and let go, then the history's, then every other file of DATA_DIR. The archive
  * ends with a manifest (each file's SHA-256) and a checksum of all of it.
  */
-export async function* backupArchive(storage: Storage, dataDir: string, log: Logger): AsyncGenerator<Buffer> {
+export async function* backupArchive(
+  storage: Storage,
+  dataDir: string,
+  log: Logger,
+  beforeCut?: () => Promise<void>,
+): AsyncGenerator<Buffer> {
   const t0 = Date.now();
   const w = new ArchiveWriter();
+  // state kept in memory between writes (subscriptions' delivery counters) goes to the graph first
+  await beforeCut?.();
   const history = await storage.temporal.holdFiles();
   let seq: number;
   try {

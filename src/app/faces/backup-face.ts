@@ -8,11 +8,19 @@ import { exportGraph } from "../backup/graph-export";
 import type { Storage } from "../storage";
 import type { Face } from "./face";
 
-/** Backup (`POST /v1/admin/backups`) and graph export (`GET /v1/admin/export`), errors in the REST format. */
-export function backupFace(config: Config, log: Logger, storage: Storage): Face {
+/**
+ * Backup (`POST /v1/admin/backups`) and graph export (`GET /v1/admin/export`), errors in the REST format.
+ * `beforeCut` writes the state a backup must hold that lives in memory between writes.
+ */
+export function backupFace(
+  config: Config,
+  log: Logger,
+  storage: Storage,
+  beforeCut: () => Promise<void>,
+): Face {
   const router = faceRouter();
   registerBackupRoutes(router, {
-    backup: () => backupArchive(storage, config.store.dataDir, log),
+    backup: () => backupArchive(storage, config.store.dataDir, log, beforeCut),
     exportGraph: (tenant, format, history) => exportGraph(storage.store, log, tenant, format, history),
     failed: (what, e) => log.error(`${what} stream failed`, { error: e.message }),
   });
