@@ -2,12 +2,13 @@ import { rmSync } from "node:fs";
 import { bareKoa, flags, withCpu } from "./lib/ceilings";
 import type { CpuUse } from "./lib/cpu-share";
 import { stopChild } from "./lib/child";
-import { entityId, makeEntities } from "./lib/entities";
-import { runLoad, type LoadResult } from "./lib/load";
+import { entityId } from "./lib/entities";
+import { fillEntities, getByIdLoad } from "./lib/get-by-id";
+import type { LoadResult } from "./lib/load";
 import { atLeast, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { pinningOn, pinProcess } from "./lib/pin";
 import { freshDataDir, startServer, type StartedServer } from "./lib/server";
-import { readSettings, type Settings } from "./lib/settings";
+import { readSettings } from "./lib/settings";
 
 /**
  * `npm run bench:auth` (part of `npm run bench`): what identity costs the fastest read. Two services run
@@ -42,44 +43,6 @@ async function call(
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
   return { res, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-async function fill(base: string, count: number, headers: Record<string, string>): Promise<void> {
-  for (let from = 0; from < count; from += 500) {
-    await call(
-      base,
-      "POST",
-      "/ngsi-ld/v1/entityOperations/upsert",
-      makeEntities(from, Math.min(500, count - from), true),
-      {
-        "Content-Type": "application/ld+json",
-        ...headers,
-      },
-    );
-  }
-}
-
-async function getLoad(
-  base: string,
-  s: Settings,
-  count: number,
-  headers: Record<string, string>,
-  warm: boolean,
-): Promise<LoadResult> {
-  const requests = [
-    {
-      method: "GET" as const,
-      path: `/ngsi-ld/v1/entities/${entityId(0)}`,
-      headers: { accept: "application/json", ...headers },
-      setupRequest: (req: object) => ({
-        ...req,
-        path: `/ngsi-ld/v1/entities/${entityId(Math.floor(Math.random() * count))}`,
-      }),
-    },
-  ];
-  if (warm && s.warmupSeconds > 0)
-    await runLoad({ url: base, connections: s.connections, durationS: s.warmupSeconds, requests });
-  return runLoad({ url: base, connections: s.connections, durationS: s.seconds, requests });
 }
 
 /** `n` logins, `parallel` at a time: logins per second and ms per login. */
@@ -136,8 +99,8 @@ async function main(): Promise<void> {
       { username: "bench", password: PASSWORD, role: "viewer", tier: "premium" },
       adminAuth,
     );
-    await fill(on.child.url, count, adminAuth);
-    await fill(off.child.url, count, {});
+    await fillEntities(on.child.url, count, adminAuth);
+    await fillEntities(off.child.url, count, {});
 
     if (logins > 0) {
       say(`[3/4] login rate (${logins} logins, 1 and 4 clients)`);
@@ -182,9 +145,9 @@ async function main(): Promise<void> {
     const onRuns: Measured[] = [];
     // alternating order (off-on, on-off, ...) so that neither side always runs right after the other
     const offLoad = (warm: boolean) =>
-      withCpu(off!.child.proc.pid, () => getLoad(off!.child.url, s, count, {}, warm));
+      withCpu(off!.child.proc.pid, () => getByIdLoad(off!.child.url, s, count, {}, warm));
     const onLoad = (warm: boolean) =>
-      withCpu(on!.child.proc.pid, () => getLoad(on!.child.url, s, count, bearer, warm));
+      withCpu(on!.child.proc.pid, () => getByIdLoad(on!.child.url, s, count, bearer, warm));
     for (let round = 0; round < ROUNDS; round++) {
       const pair = round % 2 === 0 ? ["off", "on"] : ["on", "off"];
       for (const side of pair) {

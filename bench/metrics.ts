@@ -2,12 +2,12 @@ import { rmSync } from "node:fs";
 import { bareKoa, flags, withCpu } from "./lib/ceilings";
 import type { CpuUse } from "./lib/cpu-share";
 import { stopChild } from "./lib/child";
-import { entityId, makeEntities } from "./lib/entities";
-import { runLoad, type LoadResult } from "./lib/load";
+import { fillEntities, getByIdLoad } from "./lib/get-by-id";
+import type { LoadResult } from "./lib/load";
 import { atLeast, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { pinningOn, pinProcess } from "./lib/pin";
 import { freshDataDir, startServer, type StartedServer } from "./lib/server";
-import { readSettings, type Settings } from "./lib/settings";
+import { readSettings } from "./lib/settings";
 
 /**
  * `npm run bench:metrics` (part of `npm run bench`): what the metrics cost the fastest read. Two services run
@@ -25,35 +25,6 @@ const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 4);
 /** Scrape interval during the METRICS=on loads (Prometheus' default is 15 s). */
 const SCRAPE_MS = 15_000;
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
-
-async function fill(base: string, count: number): Promise<void> {
-  for (let from = 0; from < count; from += 500) {
-    const res = await fetch(`${base}/ngsi-ld/v1/entityOperations/upsert`, {
-      method: "POST",
-      headers: { "Content-Type": "application/ld+json" },
-      body: JSON.stringify(makeEntities(from, Math.min(500, count - from), true)),
-    });
-    await res.text();
-    if (res.status >= 300) throw new Error(`upsert answered ${res.status}`);
-  }
-}
-
-async function getLoad(base: string, s: Settings, count: number, warm: boolean): Promise<LoadResult> {
-  const requests = [
-    {
-      method: "GET" as const,
-      path: `/ngsi-ld/v1/entities/${entityId(0)}`,
-      headers: { accept: "application/json" },
-      setupRequest: (req: object) => ({
-        ...req,
-        path: `/ngsi-ld/v1/entities/${entityId(Math.floor(Math.random() * count))}`,
-      }),
-    },
-  ];
-  if (warm && s.warmupSeconds > 0)
-    await runLoad({ url: base, connections: s.connections, durationS: s.warmupSeconds, requests });
-  return runLoad({ url: base, connections: s.connections, durationS: s.seconds, requests });
-}
 
 /** Scrapes `base`/metrics every SCRAPE_MS while `work` runs; resolves with the work's result and the scrapes. */
 async function whileScraped<T>(
@@ -103,8 +74,8 @@ async function main(): Promise<void> {
     say("[2/3] two services (METRICS=on, METRICS=off), stores filled alike");
     on = await startServer({ dataDir: dirs[0], env: { AUTH: "off", METRICS: "on" } });
     off = await startServer({ dataDir: dirs[1], env: { AUTH: "off", METRICS: "off" } });
-    await fill(on.child.url, count);
-    await fill(off.child.url, count);
+    await fillEntities(on.child.url, count);
+    await fillEntities(off.child.url, count);
 
     // the load generator on CPU 0, both services on CPU 1 (loaded one after the other)
     const pinned = pinningOn();
@@ -121,9 +92,9 @@ async function main(): Promise<void> {
     const offRuns: Measured[] = [];
     const onRuns: Measured[] = [];
     const offLoad = (warm: boolean) =>
-      withCpu(off!.child.proc.pid, () => getLoad(off!.child.url, s, count, warm));
+      withCpu(off!.child.proc.pid, () => getByIdLoad(off!.child.url, s, count, {}, warm));
     const onLoad = (warm: boolean) =>
-      withCpu(on!.child.proc.pid, () => getLoad(on!.child.url, s, count, warm));
+      withCpu(on!.child.proc.pid, () => getByIdLoad(on!.child.url, s, count, {}, warm));
     // one scraper over all the rounds, at Prometheus' rate
     const { scrapes } = await whileScraped(on.child.url, async () => {
       for (let round = 0; round < ROUNDS; round++) {
