@@ -33,8 +33,8 @@ export interface PipelineOperations {
 
 /**
  * The request pipeline every face shares (docs/design.md "The request pipeline"): browser security
- * headers -> request id -> metrics -> trace context -> access log -> face selection -> the face's error
- * renderer -> canonical path (400 for a malformed one) -> the drain of a shutdown -> `gates` (auth, then
+ * headers -> request id (the access log and the metrics told of each request's end) -> trace context ->
+ * face selection -> the face's error renderer -> canonical path (400 for a malformed one) -> the drain of a shutdown -> `gates` (auth, then
  * rate limit) -> the faces' routes -> 404.
  */
 export function buildHttpApp(
@@ -47,10 +47,8 @@ export function buildHttpApp(
   app.proxy = false;
   const mounts = faces.map((f) => f.mount).filter((m): m is FaceMount => m !== undefined);
   app.use(securityHeaders(ops.securityHeaders));
-  app.use(requestId());
-  if (ops.metrics) app.use(requestMetrics(ops.metrics));
+  app.use(requestId([accessLog(log), ...(ops.metrics ? [requestMetrics(ops.metrics)] : [])]));
   app.use(requestTrace(ops.spans));
-  app.use(accessLog(log));
   const markFace = faceMarker(mounts);
   // the face by the path as sent renders a refused path; the canonical path decides the rest
   app.use(faceSelector(markFace));

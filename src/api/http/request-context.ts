@@ -25,8 +25,6 @@ export interface RequestContext {
   face: FaceName;
   /** Principal, set by the auth gate. */
   principal?: Principal;
-  /** Start of the request (ms since epoch), for the access log. */
-  readonly startedAt: number;
 }
 
 /** The request context of a Koa request, made by the request-id middleware. */

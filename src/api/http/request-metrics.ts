@@ -1,28 +1,24 @@
-import type { Context, Next } from "koa";
 import type { Metrics } from "../../observability/metrics";
-import { requestOf } from "./request-context";
+import type { RequestObserver } from "./request-id";
 
 /**
  * Counts every request in the metrics (docs/operations.md "Metrics"): in flight while it runs, then its face,
  * route template (the router's pattern, e.g. `/ngsi-ld/v1/entities/:entityId`; "unmatched" when no route
- * took it), method, status and duration. Runs outside the error middleware, so it sees the final status.
+ * took it), method, status and duration.
  */
-export function requestMetrics(metrics: Metrics) {
-  return async (ctx: Context, next: Next): Promise<void> => {
-    const t0 = performance.now();
-    metrics.inFlight(1);
-    try {
-      await next();
-    } finally {
+export function requestMetrics(metrics: Metrics): RequestObserver {
+  return {
+    start: () => metrics.inFlight(1),
+    end(ctx, request, seconds) {
       metrics.inFlight(-1);
       const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
       metrics.request(
-        requestOf(ctx).face,
+        request.face,
         typeof route === "string" ? route : "unmatched",
         ctx.method,
         ctx.status,
-        (performance.now() - t0) / 1000,
+        seconds,
       );
-    }
+    },
   };
 }
