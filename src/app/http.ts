@@ -10,7 +10,7 @@ import { requestId } from "../api/http/request-id";
 import { securityHeaders, type SecurityHeaderOptions } from "../api/http/security-headers";
 import { drainGate } from "../api/http/drain-gate";
 import { requestMetrics } from "../api/http/request-metrics";
-import { requestTrace } from "../api/http/request-trace";
+import { requestTrace, traceUpgrade } from "../api/http/request-trace";
 import type { Config } from "../config/config";
 import { AppError } from "../errors";
 import type { Logger } from "../log/logger";
@@ -108,12 +108,12 @@ export function closeServer(server: http.Server): Promise<void> {
 }
 
 /** Routes the server's WebSocket upgrades to the faces by path; any other path is refused with 404. */
-export function routeUpgrades(server: http.Server, faces: readonly Face[]): void {
+export function routeUpgrades(server: http.Server, faces: readonly Face[], spans?: SpanSink): void {
   const byPath = new Map(faces.flatMap((f) => f.upgrades ?? []).map((u) => [u.path, u]));
   server.on("upgrade", (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     const target = byPath.get(path);
-    if (target) return target.handle(req, socket, head);
+    if (target) return traceUpgrade(req, socket, path, spans, () => target.handle(req, socket, head));
     socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
   });
 }

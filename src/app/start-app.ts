@@ -127,7 +127,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const { server, url } = await listen(config, http);
   const inFlight = countInFlight(server);
   outbound.addOwnPort(Number(new URL(url).port));
-  routeUpgrades(server, faces);
+  routeUpgrades(server, faces, ops.spans);
   log.info("citygraph listening", { url, entities: core.index.size(""), startupMs: Date.now() - started });
   const credential = auth ? () => auth.serviceToken("demo-feed") : undefined;
   const backfill = { done: 0, total: 1, caughtUp: !config.demo.feed };

@@ -1,6 +1,14 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import type { Context, Next } from "koa";
 import type { SpanSink } from "../../observability/span-sink";
-import { newSpanId, newTraceId, parseTraceparent, runInTrace } from "../../observability/trace-context";
+import {
+  newSpanId,
+  newTraceId,
+  parseTraceparent,
+  runInTrace,
+  type TraceContext,
+} from "../../observability/trace-context";
 import { requestOf } from "./request-context";
 
 /**
@@ -14,12 +22,7 @@ export function requestTrace(sink?: SpanSink) {
     const header = ctx.get("traceparent");
     const incoming = header ? parseTraceparent(header) : undefined;
     if (!incoming && !sink) return next();
-    const trace = {
-      traceId: incoming?.traceId ?? newTraceId(),
-      spanId: newSpanId(),
-      parentSpanId: incoming?.parentSpanId,
-      flags: incoming?.flags ?? "01",
-    };
+    const trace = traceOf(incoming);
     const startMs = Date.now();
     return runInTrace(trace, async () => {
       try {
@@ -42,5 +45,50 @@ export function requestTrace(sink?: SpanSink) {
         });
       }
     });
+  };
+}
+
+/**
+ * The trace of a WebSocket upgrade (`/ws`, graphql-ws on `/graphql`): the handshake runs in the caller's trace
+ * when the upgrade request carries a `traceparent`, and with a span sink the connection is one span, from the
+ * upgrade to the socket's close. Without either, `handle` runs as it is.
+ */
+export function traceUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  route: string,
+  sink: SpanSink | undefined,
+  handle: () => void,
+): void {
+  const header = req.headers.traceparent;
+  const incoming = typeof header === "string" ? parseTraceparent(header) : undefined;
+  if (!incoming && !sink) return handle();
+  const trace = traceOf(incoming);
+  const startMs = Date.now();
+  if (sink)
+    socket.once("close", () =>
+      sink.record({
+        ...trace,
+        name: `GET ${route}`,
+        startMs,
+        endMs: Date.now(),
+        attributes: {
+          "http.request.method": "GET",
+          "http.route": route,
+          "network.protocol.name": "websocket",
+        },
+        error: false,
+      }),
+    );
+  runInTrace(trace, handle);
+}
+
+/** This service's span of the caller's trace, or of a new trace when none came in. */
+function traceOf(incoming: ReturnType<typeof parseTraceparent>): TraceContext {
+  return {
+    traceId: incoming?.traceId ?? newTraceId(),
+    spanId: newSpanId(),
+    parentSpanId: incoming?.parentSpanId,
+    flags: incoming?.flags ?? "01",
   };
 }

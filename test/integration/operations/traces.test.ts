@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
+import WebSocket from "ws";
 import { Receiver } from "../helpers/receiver";
 import { http as call, startTestApp, type TestApp } from "../helpers/test-app";
 
@@ -120,6 +121,33 @@ describe("traces: W3C traceparent and the OTLP export", function () {
       expect(root?.parentSpanId ?? "").to.equal("");
     } finally {
       await rx.stop();
+      await app.destroy();
+      await collector.close();
+    }
+  });
+
+  it("makes a WebSocket connection one span of the caller's trace, from the upgrade to the close", async () => {
+    const collector = await otlpReceiver();
+    const app = await startTestApp({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url });
+    try {
+      const socket = new WebSocket(`${app.url.replace("http", "ws")}/ws`, {
+        headers: { traceparent: TRACEPARENT },
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once("open", () => resolve());
+        socket.once("error", reject);
+      });
+      socket.close();
+      const deadline = Date.now() + 15_000;
+      const wanted = () => collector.spans.find((s) => s.name === "GET /ws");
+      while (!wanted() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const span = wanted();
+      expect(span, JSON.stringify(collector.spans.map((s) => s.name))).to.not.equal(undefined);
+      expect(span?.traceId).to.equal(TRACE_ID);
+      expect(span?.parentSpanId).to.equal(CALLER_SPAN);
+      const protocol = span?.attributes.find((a) => a.key === "network.protocol.name")?.value.stringValue;
+      expect(protocol).to.equal("websocket");
+    } finally {
       await app.destroy();
       await collector.close();
     }
