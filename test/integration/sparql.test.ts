@@ -228,6 +228,9 @@ describe("SPARQL endpoint /sparql (SPARQL 1.1 Protocol)", function () {
     expect(r.status).to.equal(200);
     expect(r.headers.get("x-sparql-maxrows")).to.equal("5000");
     expect(bindings(r)).to.have.length(5000);
+    const tsv = await sparql("SELECT * WHERE { GRAPH ?g { ?s ?p ?o } }", "text/tab-separated-values");
+    expect(tsv.headers.get("x-sparql-maxrows")).to.equal("5000");
+    expect(tsv.text.trimEnd().split("\n")).to.have.length(5001); // the header and 5000 rows
   });
 
   it("refuses bad queries, updates and unknown media types with a clear 4xx", async () => {

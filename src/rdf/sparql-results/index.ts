@@ -1,6 +1,5 @@
 /** SPARQL results: query forms, projection, result formats and their serializers (SPARQL 1.1 Protocol). */
 export { queryFormOf, isGraphForm, type QueryForm } from "./query-form";
-export { projectedVariables } from "./projection";
 export {
   negotiateAmong,
   negotiateFormat,
@@ -10,3 +9,4 @@ export {
 } from "./media-types";
 export { serializeSolutions, serializeBoolean } from "./serialize";
 export type { ResultTerm, Solution } from "./result-term";
+export { cutJsonSolutions, solutionsFromJson } from "./results-json-read";

@@ -1,18 +1,18 @@
 /**
  * The "every observation of one camera for a week" SPARQL query of docs/sparql.md: each raw instance of
- * one attribute in [from, to) as a row (time, attribute, value, unit, instance), read from the entity's
- * instance graph.
+ * one attribute in [from, to) as a row (time, value, unit, instance), read from the entity's instance
+ * graph. The attribute is a constant of the pattern, so the answer carries no attribute column.
  */
 export function instancesQuery(entityId: string, attr: string, from: string, to: string): string {
   return `PREFIX cgh: <https://w3id.org/citygraph/history#>
 PREFIX ngsi-ld: <https://uri.etsi.org/ngsi-ld/>
 PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
-SELECT ?time ?attr ?value ?unit ?instance WHERE {
+SELECT ?time ?value ?unit ?instance WHERE {
   GRAPH <urn:citygraph:instances:${entityId}> {
-    ?instance cgh:attribute ?attr ; ngsi-ld:observedAt ?time ; ngsi-ld:hasValue ?value .
+    ?instance cgh:attribute <${attr}> ; ngsi-ld:observedAt ?time ; ngsi-ld:hasValue ?value .
     OPTIONAL { ?instance ngsi-ld:unitCode ?unit }
   }
-  FILTER(?attr = <${attr}> && ?time >= "${from}"^^xsd:dateTime && ?time < "${to}"^^xsd:dateTime)
+  FILTER(?time >= "${from}"^^xsd:dateTime && ?time < "${to}"^^xsd:dateTime)
 } ORDER BY ?time`;
 }
 

@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import {
   negotiateFormat,
-  projectedVariables,
   queryFormOf,
   serializeBoolean,
   serializeSolutions,
@@ -48,14 +47,6 @@ describe("rdf/sparql-results (SPARQL 1.1 Protocol and result formats)", () => {
     expect(queryFormOf(`${"PREFIX a: <x> ".repeat(20_000)}{`)).to.equal("UNKNOWN");
     expect(queryFormOf(`${"#\n".repeat(100_000)}ASK {}`)).to.equal("ASK");
     expect(performance.now() - t).to.be.below(1000);
-  });
-
-  it("reads the projected variables, with AS and nested expressions, and * as unknown", () => {
-    expect(projectedVariables("SELECT ?a $b WHERE { }")).to.deep.equal(["a", "b"]);
-    expect(projectedVariables("SELECT DISTINCT ?g (COUNT(?x) AS ?n) { }")).to.deep.equal(["g", "n"]);
-    expect(projectedVariables('SELECT (CONCAT(?a, "?z{") AS ?c) WHERE { }')).to.deep.equal(["c"]);
-    expect(projectedVariables("SELECT * WHERE { ?s ?p ?o }")).to.equal(undefined);
-    expect(projectedVariables("SELECT ?a FROM <urn:g> WHERE { ?a ?b ?c }")).to.deep.equal(["a"]);
   });
 
   it("negotiates by Accept with q-values, per form, and finds nothing for an unknown type", () => {
