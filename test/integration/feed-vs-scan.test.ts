@@ -143,10 +143,10 @@ describe("derived indexes: filled by the change feed = filled by the scan of the
     fed = await openFeedStore("citygraph-feedscan-", codec);
     ({ store, ids, geo, repo } = fed);
     attrs = new AttributeIndex((t, id) => codec.fromTriples(t, id, core), core);
-    store.onCommit((e) => attrs.apply(e));
+    fed.pipeline.derive("attribute index", (e) => attrs.apply(e));
     discovery = new DiscoveryIndex(store, ids);
     await discovery.ready();
-    store.onCommit((e) => discovery.apply(e));
+    fed.pipeline.derive("discovery index", (e) => discovery.apply(e));
   });
   after(async () => fed.close());
 

@@ -187,9 +187,9 @@ describe("query engine, model-based: indexed answers = a naive scan (docs/design
     fed = await openFeedStore("citygraph-qmodel-", codec);
     ({ store, ids, geo, repo } = fed);
     views = new EntityViewCache(repo, 100);
-    store.onCommit((e) => views.apply(e));
+    fed.pipeline.derive("entity view cache", (e) => views.apply(e));
     index = new AttributeIndex((t, id) => codec.fromTriples(t, id, core), core);
-    store.onCommit((e) => index.apply(e));
+    fed.pipeline.derive("attribute index", (e) => index.apply(e));
     const batch = Array.from({ length: 300 }, (_, n) => randomEntity(r, n));
     batch.forEach((_, n) => live.add(n));
     await repo.commit(TENANT, "create", ctx, batch);
@@ -217,7 +217,7 @@ describe("query engine, model-based: indexed answers = a naive scan (docs/design
 
   it("gives the same answers after the indexes are rebuilt from the graph, with writes during the rebuild", async () => {
     const rebuilt = new AttributeIndex((t, id) => codec.fromTriples(t, id, core), core);
-    store.onCommit((e) => rebuilt.apply(e));
+    fed.pipeline.derive("attribute index", (e) => rebuilt.apply(e));
     const done = rebuilt.rebuild(store, (t) => [...ids.entries(t)].map(([id]) => id));
     for (let k = 0; k < 5; k++) {
       const save = [

@@ -104,9 +104,7 @@ describe("reserved names: internal namespaces, id/type as attributes", function 
     expect(good.status).to.equal(201);
     // a record that does not parse, as a damaged or forged journal could hold
     const g = `${SUBSCRIPTION_GRAPH_PREFIX}bad`;
-    await app.store.commit("", [{ graph: g, triples: `<${g}> <${SUBSCRIPTION_STATE}> "not json" .\n` }], {
-      internal: "subscriptions",
-    });
+    await app.store.commit("", [{ graph: g, triples: `<${g}> <${SUBSCRIPTION_STATE}> "not json" .\n` }]);
     await app.close();
     app = await startTestApp({}, dir);
     const list = (await http(app.url, "GET", SUBS)).body as Json[];

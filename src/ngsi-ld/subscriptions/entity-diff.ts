@@ -6,7 +6,7 @@ import type { AttributeInstance } from "../model/normalize-attribute";
 export const NGSI_LD_NULL = "urn:ngsi-ld:null";
 
 /** What one commit did to one entity, with both states compacted by the same @context. */
-export interface EntityChange {
+export interface EntityDiff {
   id: string;
   /** The entity before the write; undefined if it did not exist. */
   before?: Entity;
@@ -35,8 +35,8 @@ export function diffEntity(
   before: Entity | undefined,
   after: Entity | undefined,
   at: string,
-): EntityChange {
-  const change: EntityChange = { id, before, after, created: [], updated: [], deleted: [], at };
+): EntityDiff {
+  const change: EntityDiff = { id, before, after, created: [], updated: [], deleted: [], at };
   const b = before ?? ({} as Entity);
   const a = after ?? ({} as Entity);
   for (const n of attributeNames(a)) {
@@ -101,7 +101,7 @@ function wholeAttributeDeleted(gone: AttributeInstance[], at: string, o: ShowOpt
  * id, type, deletedAt and each deleted attribute of `names` (all when undefined) with the NGSI-LD null.
  */
 export function entityDeletedAsAttributes(
-  change: EntityChange,
+  change: EntityDiff,
   names: Set<string> | undefined,
   o: ShowOptions,
 ): Entity {
@@ -126,7 +126,7 @@ export function entityDeletedAsAttributes(
  * deleted attribute likewise; with `showChanges`, each changed attribute carries its previous value
  * (`previousValue`, `previousObject`, `previousLanguageMap`, ...).
  */
-export function notifiedEntity(change: EntityChange, o: ShowOptions): Entity {
+export function notifiedEntity(change: EntityDiff, o: ShowOptions): Entity {
   const { after, before } = change;
   if (!after) {
     const gone = before ?? ({ id: change.id, type: [] } as Entity);
