@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import IORedis from "ioredis";
-import { BullMqQueue } from "../../src/jobs/bullmq-queue";
-import type { DeliveryResult, NotificationJob } from "../../src/jobs/notification-job";
+import { BullMqJobQueue } from "../../src/jobs/bullmq-job-queue";
+import type { DeliveryResult } from "../../src/jobs/job-queue";
+import type { NotificationJob } from "../../src/jobs/notification-job";
 import { dropQueue, REDIS_URL, requireRedis, uniqueQueueName } from "./helpers/redis-queue";
 
 const settings = {
@@ -33,11 +34,11 @@ const until = async (ok: () => boolean, ms = 10_000) => {
 describe("BullMQ notification batches", function () {
   this.timeout(30_000);
   const names: string[] = [];
-  const open: BullMqQueue[] = [];
-  const start = (send: (j: NotificationJob) => Promise<void>, results: DeliveryResult[]) => {
+  const open: BullMqJobQueue<NotificationJob>[] = [];
+  const start = (send: (j: NotificationJob) => Promise<void>, results: DeliveryResult<NotificationJob>[]) => {
     const name = uniqueQueueName("batches");
     names.push(name);
-    const q = new BullMqQueue(
+    const q = new BullMqJobQueue(
       send,
       settings,
       { redisUrl: REDIS_URL, name, stalledMs: 5000, keepDead: 100 },
@@ -58,7 +59,7 @@ describe("BullMQ notification batches", function () {
 
   it("adds the notifications of many enqueues in few jobs, one endpoint per job, and delivers each once", async () => {
     const sent: string[] = [];
-    const results: DeliveryResult[] = [];
+    const results: DeliveryResult<NotificationJob>[] = [];
     const { q, name } = start(async (j) => void sent.push(j.body), results);
     const all = Array.from({ length: 60 }, (_, i) => q.enqueue([job(`a${i}`), job(`b${i}`, "b.example")]));
     await Promise.all(all);
@@ -74,7 +75,7 @@ describe("BullMQ notification batches", function () {
 
   it("retries only the notifications of a job that failed, and reports each attempt", async () => {
     const tries = new Map<string, number>();
-    const results: DeliveryResult[] = [];
+    const results: DeliveryResult<NotificationJob>[] = [];
     const { q } = start(async (j) => {
       const n = (tries.get(j.body) ?? 0) + 1;
       tries.set(j.body, n);

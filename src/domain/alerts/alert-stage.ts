@@ -1,6 +1,6 @@
 import type { ChangeEvent } from "../../events/change-event";
 import type { DeliveryStage } from "../../events/commit-pipeline";
-import type { JobQueue } from "../../jobs/notification-job";
+import type { JobQueue } from "../../jobs/job-queue";
 import type { AlertJob, AlertMessage } from "../../jobs/senders/alert-job";
 import { typesOf } from "../../ngsi-ld/model/entity";
 import type { CityPlaces } from "../city-places";

@@ -1,6 +1,7 @@
 import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { ChangeEvent, EntityChange } from "../../events/change-event";
-import type { DeliveryResult, NotificationJob, NotificationQueue } from "../../jobs/notification-job";
+import type { DeliveryResult } from "../../jobs/job-queue";
+import type { NotificationJob, NotificationQueue } from "../../jobs/notification-job";
 import { typesOf, type Entity } from "../model/entity";
 import type { EntityFilter } from "../query/query-filter";
 import { renderJoinedList } from "../render/linked-entities";
@@ -202,7 +203,7 @@ export class SubscriptionNotifier {
   }
 
   /** Records a delivery attempt on the subscription (§5.2.14 timesSent, timesFailed, last*, status). */
-  onResult(r: DeliveryResult): void {
+  onResult(r: DeliveryResult<NotificationJob>): void {
     const cs = this.deps.service.index.get(r.job.tenant, r.job.subscriptionId);
     if (!cs) return;
     this.deps.service.countDelivery(cs.record, r.ok, r.at);

@@ -1,21 +1,19 @@
 import { stamped } from "./job-stamp";
 import { Queue, Worker, type Job } from "bullmq";
 import IORedis from "ioredis";
-import { EndpointLimiter } from "./endpoint-limiter";
+import { EndpointLimiter, endpointKey } from "./endpoint-limiter";
 import {
-  endpointKey,
   retryDelay,
   type DeadJob,
   type DeliveryResult,
   type DeliverySettings,
   type JobQueue,
-  type NotificationJob,
   type QueueCounts,
   type QueuedJob,
   type StillWanted,
-} from "./notification-job";
+} from "./job-queue";
 
-/** Options of {@link BullMqQueue}. */
+/** Options of {@link BullMqJobQueue}. */
 export interface BullMqOptions {
   redisUrl: string;
   /** Queue name (and Redis key prefix part); one per deployment, or per test run. */
@@ -48,7 +46,7 @@ const BATCH_MAX = 200;
  * one job per endpoint and round trip instead of one per notification. A retry re-sends only the
  * notifications of the job that failed (the job's data is cut down to them first).
  */
-export class BullMqQueue<J extends QueuedJob = NotificationJob> implements JobQueue<J> {
+export class BullMqJobQueue<J extends QueuedJob> implements JobQueue<J> {
   readonly durable = true;
   private readonly queue: Queue<DeliveryBatch<J>>;
   private readonly worker: Worker<DeliveryBatch<J>>;

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { InProcessQueue } from "../../../src/jobs/in-process-queue";
-import { retryDelay, type DeliveryResult, type NotificationJob } from "../../../src/jobs/notification-job";
+import { InProcessJobQueue } from "../../../src/jobs/in-process-job-queue";
+import { retryDelay, type DeliveryResult } from "../../../src/jobs/job-queue";
+import type { NotificationJob } from "../../../src/jobs/notification-job";
 
 const settings = {
   attempts: 4,
@@ -32,8 +33,8 @@ describe("in-process notification queue", () => {
   it("drops a job no longer wanted when its retry comes: not sent, no result, not dead", async () => {
     let wanted = true;
     const sent: string[] = [];
-    const results: DeliveryResult[] = [];
-    const q = new InProcessQueue(
+    const results: DeliveryResult<NotificationJob>[] = [];
+    const q = new InProcessJobQueue<NotificationJob>(
       async (j) => {
         sent.push(j.body);
         throw new Error("down");
@@ -54,8 +55,8 @@ describe("in-process notification queue", () => {
 
   it("retries a failing delivery until it succeeds, and reports each attempt", async () => {
     const tries = new Map<string, number>();
-    const results: DeliveryResult[] = [];
-    const q = new InProcessQueue(
+    const results: DeliveryResult<NotificationJob>[] = [];
+    const q = new InProcessJobQueue<NotificationJob>(
       async (j) => {
         const n = (tries.get(j.body) ?? 0) + 1;
         tries.set(j.body, n);
@@ -78,8 +79,8 @@ describe("in-process notification queue", () => {
   });
 
   it("keeps a job that ran out of attempts as dead", async () => {
-    const results: DeliveryResult[] = [];
-    const q = new InProcessQueue(
+    const results: DeliveryResult<NotificationJob>[] = [];
+    const q = new InProcessJobQueue<NotificationJob>(
       () => Promise.reject(new Error("refused")),
       settings,
       (r) => results.push(r),
@@ -96,8 +97,8 @@ describe("in-process notification queue", () => {
   it("never has more than perEndpoint deliveries in flight to one endpoint", async () => {
     const inFlight = new Map<string, number>();
     let worst = 0;
-    const done: DeliveryResult[] = [];
-    const q = new InProcessQueue(
+    const done: DeliveryResult<NotificationJob>[] = [];
+    const q = new InProcessJobQueue<NotificationJob>(
       async (j) => {
         const n = (inFlight.get(j.uri) ?? 0) + 1;
         inFlight.set(j.uri, n);
@@ -122,8 +123,8 @@ describe("in-process notification queue", () => {
       const tries: string[] = [];
       let hold!: () => void;
       const held = new Promise<void>((r) => (hold = r));
-      const results: DeliveryResult[] = [];
-      const q = new InProcessQueue(
+      const results: DeliveryResult<NotificationJob>[] = [];
+      const q = new InProcessJobQueue<NotificationJob>(
         async (j) => {
           tries.push(j.body);
           if (j.body === "2") return held; // in flight at the close
@@ -149,7 +150,7 @@ describe("in-process notification queue", () => {
       ]);
 
       const sent: string[] = [];
-      const again = new InProcessQueue(
+      const again = new InProcessJobQueue<NotificationJob>(
         async (j) => void sent.push(j.body),
         settings,
         () => undefined,
@@ -174,7 +175,7 @@ describe("in-process notification queue", () => {
     try {
       fs.writeFileSync(file, "{not json");
       const sent: string[] = [];
-      const q = new InProcessQueue(
+      const q = new InProcessJobQueue<NotificationJob>(
         async (j) => void sent.push(j.body),
         settings,
         () => undefined,

@@ -1,17 +1,15 @@
 import { stamped } from "./job-stamp";
-import { EndpointLimiter } from "./endpoint-limiter";
+import { EndpointLimiter, endpointKey } from "./endpoint-limiter";
 import {
-  endpointKey,
   retryDelay,
   type DeadJob,
   type DeliveryResult,
   type DeliverySettings,
   type JobQueue,
-  type NotificationJob,
   type QueueCounts,
   type QueuedJob,
   type StillWanted,
-} from "./notification-job";
+} from "./job-queue";
 import { readPendingJobs, removePendingJobs, writePendingJobs, type PendingJob } from "./pending-jobs-file";
 
 /** How many dead jobs are kept in memory. */
@@ -24,7 +22,7 @@ const DEAD_KEPT = 1000;
  * close writes the jobs still queued, waiting for a retry or in flight there, and the next start puts them
  * back (docs/operations.md "Restart and upgrade"); a crash loses them: use REDIS_URL where that matters.
  */
-export class InProcessQueue<J extends QueuedJob = NotificationJob> implements JobQueue<J> {
+export class InProcessJobQueue<J extends QueuedJob> implements JobQueue<J> {
   readonly durable = false;
   private readonly perEndpoint: EndpointLimiter;
   private readonly overall: EndpointLimiter;
