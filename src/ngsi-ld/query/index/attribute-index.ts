@@ -206,7 +206,7 @@ export class AttributeIndex implements GraphScanConsumer {
   /**
    * Applies one committed write (the change-feed listener): an entity the repository wrote is read as
    * it was committed (entities/written-entity.ts), any other graph decoded through the codec as the scan
-   * does; both give the same entry (test/integration/query-model.test.ts).
+   * does; both give the same entry (test/integration/ngsi-ld/query-model.test.ts).
    */
   apply(event: ChangeEvent): void {
     const t = this.tenant(event.tenant);
