@@ -1,6 +1,7 @@
 /**
  * The dependency direction of DESIGN.md "Layout and dependency direction", checked by `npm run lint`:
- * app -> api -> domain -> (auth, events) -> ngsi-ld -> jobs -> store -> rdf -> errors; config, log,
+ * app -> api -> domain -> auth -> ngsi-ld -> events -> jobs -> store -> rdf -> errors, where events may
+ * also read the entity model (ngsi-ld/model) that its change event carries; config, log,
  * runtime and errors are leaves (observability too: it imports only config and log); no cycles; faces
  * never import each other; koa only in api/ and app/; oxigraph only in store/; prom-client and
  * OpenTelemetry only in observability/.
@@ -20,7 +21,21 @@ module.exports = {
     layer("domain", ["app", "api", "demo"]),
     layer("auth", ["app", "api", "domain", "demo"]),
     layer("events", ["app", "api", "domain", "auth", "demo"]),
-    layer("ngsi-ld", ["app", "api", "domain", "auth", "events", "demo"]),
+    {
+      name: "events-below-ngsi-ld",
+      comment: "the change event speaks of entities (ngsi-ld/model); the rest of ngsi-ld is above events",
+      severity: "error",
+      from: { path: "^src/events/" },
+      to: { path: "^src/ngsi-ld/", pathNot: "^src/ngsi-ld/model/" },
+    },
+    {
+      name: "entity-model-below-events",
+      comment: "the entity model the change event carries imports no event",
+      severity: "error",
+      from: { path: "^src/ngsi-ld/model/" },
+      to: { path: "^src/events/" },
+    },
+    layer("ngsi-ld", ["app", "api", "domain", "auth", "demo"]),
     layer("jobs", ["app", "api", "domain", "auth", "events", "ngsi-ld", "demo"]),
     layer("store", ["app", "api", "domain", "auth", "events", "ngsi-ld", "jobs", "demo"]),
     layer("rdf", ["app", "api", "domain", "auth", "events", "ngsi-ld", "jobs", "store", "demo"]),

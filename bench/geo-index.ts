@@ -48,8 +48,7 @@ export function benchGeoIndex(n = 100_000, queries = 20_000): GeoIndexBench {
     return { graph: e.id, triples: entityToTriples(e as never, ctx) };
   });
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; i += 1000)
-    index.apply({ seq: i, tenant: "", writes: writes.slice(i, i + 1000), meta: null });
+  for (let i = 0; i < n; i += 1000) index.apply({ seq: i, tenant: "", writes: writes.slice(i, i + 1000) });
   const applyUs = Number(process.hrtime.bigint() - t0) / 1000 / n;
   const qs: GeoQuery[] = Array.from({ length: 1000 }, () => ({
     georel: { name: "near", maxDistance: 500 },

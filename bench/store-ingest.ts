@@ -138,7 +138,7 @@ async function measureStore(entities: number): Promise<Record<string, number>> {
     t0 = performance.now();
     const client = async (s: GraphStore): Promise<void> => {
       for (let i = next++; i < small; i = next++)
-        await s.commit("", [{ graph: graphOf(i), triples: sampleEntityTriples(i) }], null);
+        await s.commit("", [{ graph: graphOf(i), triples: sampleEntityTriples(i) }]);
     };
     await Promise.all(Array.from({ length: 64 }, () => client(store as GraphStore)));
     out.smallCommitsPerSec = Math.round(small / seconds(t0));
@@ -148,7 +148,7 @@ async function measureStore(entities: number): Promise<Record<string, number>> {
       const writes = [];
       for (let i = b; i < Math.min(entities, b + 1000); i++)
         writes.push({ graph: graphOf(i), triples: sampleEntityTriples(i) });
-      await store.commit("", writes, null);
+      await store.commit("", writes);
     }
     out.batchedEntitiesPerSec = Math.round((entities - small) / seconds(t0));
 
@@ -157,7 +157,7 @@ async function measureStore(entities: number): Promise<Record<string, number>> {
       const writes = [];
       for (let i = b; i < b + 1000; i++)
         writes.push({ graph: graphOf(i), triples: sampleEntityTriples(i, 1) });
-      await store.commit("", writes, null);
+      await store.commit("", writes);
     }
     out.batchedReplacePerSec = Math.round(5000 / seconds(t0));
     out.quads = (await store.stats()).quads;

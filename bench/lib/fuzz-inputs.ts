@@ -1,7 +1,7 @@
 /**
  * Generated hostile requests, by class (regex, nesting, ids, geometry, headers, SPARQL size, percent and
  * UTF-8 encodings of paths and bodies, `lang`, truncated multipart uploads), for the fuzz
- * tests (test/integration/hardening/fuzz.test.ts) and the fuzz bench (bench/fuzz.ts). Every request is one
+ * tests (test/integration/http/fuzz.test.ts) and the fuzz bench (bench/fuzz.ts). Every request is one
  * the service must refuse with a 4xx and without storing anything, or (`mayAnswer`) a read it must answer
  * without a 5xx, quickly.
  */

@@ -16,7 +16,7 @@ import { VerificationService, type VerifyJob } from "../domain/reports/verificat
 import { TRAFFIC_ENTITY_CONTEXT } from "../domain/vocabulary";
 import type { CommitPipeline } from "../events/commit-pipeline";
 import { createJobQueue } from "../jobs/create-job-queue";
-import type { JobQueue } from "../jobs/notification-job";
+import type { JobQueue } from "../jobs/job-queue";
 import type { AlertJob, ChannelSender } from "../jobs/senders/alert-job";
 import { ChannelSenders } from "../jobs/senders/channel-senders";
 import { EmailSender } from "../jobs/senders/email-sender";

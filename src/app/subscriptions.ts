@@ -1,9 +1,10 @@
 import path from "node:path";
 import type { Config } from "../config/config";
 import type { CommitPipeline } from "../events/commit-pipeline";
-import { createNotificationQueue } from "../jobs/create-queue";
+import { createNotificationQueue } from "../jobs/create-notification-queue";
+import type { DeliveryResult } from "../jobs/job-queue";
 import { closeMqttClients } from "../jobs/mqtt-sender";
-import type { DeliveryResult, NotificationQueue } from "../jobs/notification-job";
+import type { NotificationJob, NotificationQueue } from "../jobs/notification-job";
 import type { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
 import { queryEntities } from "../ngsi-ld/query/entity-query";
@@ -24,7 +25,7 @@ export interface SubscriptionParts {
   /** Adds subscriptions whose notifications the queue also sends while they exist (csource subscriptions). */
   addHolder(holder: SubscriptionService): void;
   /** Adds a listener of every delivery attempt's outcome (the accident timeline's `alert_sent`). */
-  onDelivery(listener: (r: DeliveryResult) => void): void;
+  onDelivery(listener: (r: DeliveryResult<NotificationJob>) => void): void;
   close(): Promise<void>;
 }
 
@@ -68,21 +69,21 @@ export async function startSubscriptions(
     maxPerSecond: config.notify.maxRate,
     log: (level, msg, fields) => log.log(level, msg, fields),
   });
-  const delivered: ((r: DeliveryResult) => void)[] = [];
+  const delivered: ((r: DeliveryResult<NotificationJob>) => void)[] = [];
   // a notification is sent only while its subscription exists: none after a DELETE is answered
   const holders = [subscriptions];
-  const queue = createNotificationQueue(
-    config.notify,
-    config.redisUrl,
-    (r) => {
+  const queue = createNotificationQueue({
+    config: config.notify,
+    redisUrl: config.redisUrl,
+    dataDir: config.store.dataDir,
+    policy: outbound,
+    wanted: (job) => holders.some((h) => h.holds(job)),
+    onResult: (r) => {
       notifier.onResult(r);
       for (const l of delivered) l(r);
     },
-    (e) => log.error("notification queue error", { error: e.message }),
-    outbound,
-    (job) => holders.some((h) => h.holds(job)),
-    config.store.dataDir,
-  );
+    onError: (e) => log.error("notification queue error", { error: e.message }),
+  });
   notifier.attach(queue);
   pipeline.deliver("NGSI-LD notifications", notifier);
   return {

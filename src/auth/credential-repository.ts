@@ -9,11 +9,6 @@ export const AUTH_GRAPH_PREFIX = `${INTERNAL_GRAPH_PREFIX}auth:`;
 /** Predicate linking such a graph to its record (an rdf:JSON literal). */
 export const AUTH_STATE = `${INTERNAL_GRAPH_PREFIX}authState`;
 
-/** The commit meta of credential writes: the entity change feed listeners skip it. */
-export interface AuthChangeMeta {
-  internal: "auth";
-}
-
 const graphOf = (kind: CredentialKind, id: string) => `${AUTH_GRAPH_PREFIX}${kind}:${encodeURIComponent(id)}`;
 
 /**
@@ -29,14 +24,12 @@ export class CredentialRepository {
   async put<K extends CredentialKind>(kind: K, record: CredentialKinds[K]): Promise<void> {
     const g = graphOf(kind, record.id);
     const triples = ntLine(ntIri(g), AUTH_STATE, ntLiteral(JSON.stringify({ kind, record }), RDF_JSON));
-    await this.store.commit<AuthChangeMeta>(DEFAULT_TENANT, [{ graph: g, triples }], { internal: "auth" });
+    await this.store.commit(DEFAULT_TENANT, [{ graph: g, triples }]);
   }
 
   /** Drops a record; resolves once durable. */
   async remove(kind: CredentialKind, id: string): Promise<void> {
-    await this.store.commit<AuthChangeMeta>(DEFAULT_TENANT, [{ graph: graphOf(kind, id), triples: null }], {
-      internal: "auth",
-    });
+    await this.store.commit(DEFAULT_TENANT, [{ graph: graphOf(kind, id), triples: null }]);
   }
 
   /** Every stored record, by kind (start-up). */

@@ -147,9 +147,15 @@ export function objectsOf(e: Entity, name: string): string[] {
   return out;
 }
 
-/** [lon, lat] of the Point of GeoProperty `location`, or undefined. */
-export function pointOf(e: Entity): { lon: number; lat: number } | undefined {
-  const v = valueOf(e, "location") as { type?: string; coordinates?: number[] } | undefined;
-  if (v?.type !== "Point" || !v.coordinates) return undefined;
-  return { lon: v.coordinates[0], lat: v.coordinates[1] };
+/** The point of a GeoJSON Point value as {lat, lon}, or undefined (another geometry, or no numbers). */
+export function pointIn(geometry: unknown): { lat: number; lon: number } | undefined {
+  const g = geometry as { type?: unknown; coordinates?: unknown } | null | undefined;
+  if (g?.type !== "Point" || !Array.isArray(g.coordinates)) return undefined;
+  const [lon, lat] = g.coordinates as unknown[];
+  return typeof lon === "number" && typeof lat === "number" ? { lat, lon } : undefined;
+}
+
+/** The Point of GeoProperty `location` as {lat, lon}, or undefined. */
+export function pointOf(e: Entity): { lat: number; lon: number } | undefined {
+  return pointIn(valueOf(e, "location"));
 }

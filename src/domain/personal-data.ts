@@ -18,11 +18,6 @@ export const PERSONAL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = 
   AlertSubscription: ["channelTargets"],
 };
 
-/** The commit meta of personal data writes: the entity change feed listeners skip it. */
-export interface PersonalChangeMeta {
-  internal: "personal";
-}
-
 /** An entity's personal attributes, in the normalized form they were written in. */
 type PersonalRecord = Record<string, unknown>;
 
@@ -78,9 +73,7 @@ export class PersonalData {
   async keep(id: string, attrs: Record<string, unknown>): Promise<void> {
     const g = graphOf(id);
     const triples = ntLine(ntIri(g), PERSONAL_STATE, ntLiteral(JSON.stringify({ id, attrs }), RDF_JSON));
-    await this.store?.commit<PersonalChangeMeta>(DEFAULT_TENANT, [{ graph: g, triples }], {
-      internal: "personal",
-    });
+    await this.store?.commit(DEFAULT_TENANT, [{ graph: g, triples }]);
     this.byEntity.set(id, attrs);
   }
 
@@ -98,12 +91,6 @@ export class PersonalData {
   /** Drops the personal data of an entity (deleted); resolves once durable. */
   async forget(entityId: string): Promise<void> {
     if (!this.byEntity.delete(entityId)) return;
-    await this.store?.commit<PersonalChangeMeta>(
-      DEFAULT_TENANT,
-      [{ graph: graphOf(entityId), triples: null }],
-      {
-        internal: "personal",
-      },
-    );
+    await this.store?.commit(DEFAULT_TENANT, [{ graph: graphOf(entityId), triples: null }]);
   }
 }

@@ -2,10 +2,10 @@
  * Every stage of the commit pipeline, in the order it runs; the pipeline runs registered stages in this
  * order whatever order the composition registers them in (docs/architecture.md "The commit pipeline").
  *
- * A commit runs: the store applies the write; the journal record is fsynced while the durable stages
- * write alongside; once the journal record is on disk the derived stages, then the delivery stages'
- * enqueues, see the change event (in journal order, before the durable stages are known to be done);
- * the write is acknowledged once the durable stages are done and every delivery stage has settled.
+ * A commit runs: the store applies the write; the durable stages write alongside the fsync of its journal
+ * record; once both are on disk (or the durable stages failed: the journal holds the write all the same)
+ * the derived stages, then the delivery stages' enqueues, see the change event, in journal order; the
+ * write is acknowledged once every delivery stage has settled it.
  */
 export const COMMIT_STAGES = [
   { kind: "durable", name: "temporal history", what: "the history instances of every changed attribute" },

@@ -1,7 +1,7 @@
-import { BullMqQueue } from "./bullmq-queue";
-import { InProcessQueue } from "./in-process-queue";
+import { BullMqJobQueue } from "./bullmq-job-queue";
+import { InProcessJobQueue } from "./in-process-job-queue";
 import { pendingJobsFile } from "./pending-jobs-file";
-import type { DeliveryResult, DeliverySettings, JobQueue, QueuedJob } from "./notification-job";
+import type { DeliveryResult, DeliverySettings, JobQueue, QueuedJob, StillWanted } from "./job-queue";
 
 /** Where a job queue lives. */
 export interface QueuePlace {
@@ -27,12 +27,14 @@ export interface JobQueueSpec<J extends QueuedJob> {
   onResult: (r: DeliveryResult<J>) => void;
   /** Errors of the queue itself (Redis), not of a job. */
   onError: (e: Error) => void;
+  /** Whether a job is still wanted when its turn comes (default: always). */
+  wanted?: StillWanted<J>;
 }
 
 /**
- * A job queue for any kind of job (docs/design.md "Parts that are real": in-process queue with retries, BullMQ
- * on Redis when `REDIS_URL` is set), with the notification queue's retries, backoff and limits. Alert
- * deliveries and report verifications use it; NGSI-LD notifications use createNotificationQueue.
+ * The job queue of this configuration (docs/design.md "Parts that are real": in-process queue with retries,
+ * BullMQ on Redis when `REDIS_URL` is set), for any kind of job: NGSI-LD notifications
+ * (create-notification-queue.ts), alert deliveries and report verifications.
  */
 export function createJobQueue<J extends QueuedJob>({
   run,
@@ -40,12 +42,13 @@ export function createJobQueue<J extends QueuedJob>({
   place,
   onResult,
   onError,
+  wanted,
 }: JobQueueSpec<J>): JobQueue<J> {
   if (!place.redisUrl) {
     const file = place.dataDir === undefined ? undefined : pendingJobsFile(place.dataDir, place.name);
-    return new InProcessQueue<J>(run, settings, onResult, undefined, file);
+    return new InProcessJobQueue<J>(run, settings, onResult, wanted, file);
   }
-  return new BullMqQueue<J>(
+  return new BullMqJobQueue<J>(
     run,
     settings,
     {
@@ -57,5 +60,6 @@ export function createJobQueue<J extends QueuedJob>({
     },
     onResult,
     onError,
+    wanted,
   );
 }

@@ -33,3 +33,13 @@ export class EndpointLimiter {
     }
   }
 }
+
+/** The key per-endpoint limits apply to: scheme, host and port of the URI. */
+export function endpointKey(uri: string): string {
+  try {
+    const u = new URL(uri);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return uri;
+  }
+}

@@ -1,6 +1,6 @@
 import type { Metrics } from "../observability/metrics";
 import { outboundTraceparent } from "../observability/trace-context";
-import type { DeliveryResult, QueuedJob } from "./notification-job";
+import type { DeliveryResult, QueuedJob } from "./job-queue";
 
 /**
  * The jobs with their stamp (docs/operations.md "Traces"): the trace of the write that queues them, so that

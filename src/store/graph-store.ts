@@ -58,13 +58,12 @@ export interface GraphWrite {
   triples: string | null;
 }
 
-/** What a committed write tells the change feed. `meta` is what the committer passed, untouched. */
-export interface CommitEvent<M = unknown> {
+/** What a committed write tells the change feed. */
+export interface CommitEvent {
   /** Monotonic sequence number of the commit in the journal. */
   seq: number;
   tenant: string;
   writes: GraphWrite[];
-  meta: M;
 }
 
 /** Row of a SPARQL SELECT answer: variable name -> term in N-Triples syntax (`<iri>`, `"lit"^^<dt>`, `_:b`). */
@@ -109,20 +108,19 @@ export interface GraphStore {
   /**
    * Applies `writes` atomically to `tenant` and resolves once the journal record is on disk
    * (fsync, group commit). Rejects with AppError("StoreFull") past the quad ceiling, with nothing
-   * applied. Emits one CommitEvent (carrying `meta`) to every listener after the disk write.
+   * applied. Emits one CommitEvent to every listener once the commit is durable, in seq order.
    *
    * `onApplied`, if given, is called once the write is applied and can no longer be refused (only the
    * disk can still fail it), while its journal record is being written: for state that must be as
    * durable as the write and has its own log (the temporal history), so that both fsyncs overlap
-   * instead of adding up. The commit then resolves only after its promise too (and rejects with it). It is
-   * given the commit's journal seq, which that state records so that it can be cut back to what a
-   * recovered journal holds (TemporalService.alignTo).
+   * instead of adding up. The commit is durable, and its event emitted, only once its promise has settled
+   * too; the commit rejects with it. It is given the commit's journal seq, which that state records so
+   * that it can be cut back to what a recovered journal holds (TemporalService.alignTo).
    */
-  commit<M>(
+  commit(
     tenant: string,
     writes: GraphWrite[],
-    meta: M,
-    onApplied?: (seq: number) => Promise<void>,
+    onApplied?: (seq: number) => Promise<void> | undefined,
   ): Promise<number>;
   /**
    * N-Triples of each named graph, or null where the graph does not exist. A graph the store keeps on disk

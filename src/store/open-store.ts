@@ -86,8 +86,8 @@ type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 /**
  * Starts the store worker, waits for snapshot load + journal replay, and returns the main-thread proxy
  * implementing {@link GraphStore} (docs/design.md "The store lives in a worker thread", "Durability is ours
- * to build"). Only text crosses the thread boundary; commit `meta` stays in this thread and is handed
- * to change-feed listeners after the write is durable, in seq order. Worker errors come back as
+ * to build"). Only text crosses the thread boundary; change-feed listeners see each commit once it is
+ * durable (journal record and `onApplied`), in seq order. Worker errors come back as
  * AppError of the same kind (StoreFull, BadRequestData, InternalError...).
  */
 export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore> {
@@ -188,12 +188,14 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     }
   };
 
+  // The latest commit whose event waits for its durable state or for an earlier commit's event.
+  let waiting: Promise<void> | undefined;
+
   return {
-    async commit<M>(
+    async commit(
       tenant: string,
       writes: GraphWrite[],
-      meta: M,
-      onApplied?: (seq: number) => Promise<void>,
+      onApplied?: (seq: number) => Promise<void> | undefined,
     ): Promise<number> {
       let alongside: Promise<void> | undefined;
       const start = (seq: number): void => {
@@ -201,13 +203,28 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
         alongside?.catch(() => undefined); // awaited below; an early rejection is not unhandled
       };
       const notifyApplied = onApplied !== undefined;
-      // Acks arrive in seq order and each resolves in that order, so listeners see seq order.
       const record = encodeCommitRecord(tenant, writes);
       const large = record.length >= LARGE_COMMIT_BYTES;
       const t0 = opts.onCommitted ? performance.now() : 0;
+      // acks arrive in seq order and each resolves in that order, so the code below runs in seq order
       const seq = (await call({ op: "commit", record, notifyApplied }, start, large)).value as number;
       opts.onCommitted?.((performance.now() - t0) / 1000);
-      emit({ seq, tenant, writes, meta });
+      const event: CommitEvent = { seq, tenant, writes };
+      if (alongside === undefined && waiting === undefined) emit(event);
+      else {
+        // the event follows the commit's durable state (even when that failed: the journal holds the
+        // write) and the events of the commits before it
+        const durable = alongside?.then(
+          () => undefined,
+          () => undefined,
+        );
+        const turn: Promise<void> = Promise.all([waiting, durable]).then(() => {
+          if (waiting === turn) waiting = undefined;
+          emit(event);
+        });
+        waiting = turn;
+        await turn;
+      }
       await alongside;
       return seq;
     },

@@ -1,5 +1,6 @@
 import type { Entity } from "../../ngsi-ld/model/entity";
 import type { CompiledContext } from "../../rdf/contexts/compiled-context";
+import { pointIn } from "../graph-access";
 import { TRAFFIC_NS } from "../vocabulary";
 import type { AlertSeverity, AlertType } from "./alert-severity";
 
@@ -33,11 +34,6 @@ export function valueByIri(e: Entity, ctx: CompiledContext, iri: string): unknow
 const T = (n: string) => TRAFFIC_NS + n;
 const local = (id: string) => id.slice(id.lastIndexOf(":") + 1);
 
-function pointOf(e: Entity, ctx: CompiledContext): [number, number] | undefined {
-  const v = valueByIri(e, ctx, `${NGSI}location`) as { type?: string; coordinates?: number[] } | undefined;
-  return v?.type === "Point" && v.coordinates ? [v.coordinates[0], v.coordinates[1]] : undefined;
-}
-
 /** Weather that warrants an alert, by `weatherType` (docs/rest.md "Weather and air quality"). */
 const WEATHER_SEVERITY: Record<string, AlertSeverity | undefined> = {
   heavy_rain: "moderate",
@@ -51,9 +47,9 @@ export function alertFactOf(
   types: readonly string[],
   ctx: CompiledContext,
 ): AlertFact | undefined {
-  const p = pointOf(e, ctx);
+  const p = pointIn(valueByIri(e, ctx, `${NGSI}location`));
   if (!p) return undefined;
-  const [lon, lat] = p;
+  const { lon, lat } = p;
   const when = (n: string) => String(valueByIri(e, ctx, T(n)) ?? e.modifiedAt ?? new Date().toISOString());
   if (types.includes(T("TrafficAccident"))) {
     const status = valueByIri(e, ctx, `${NGSI}status`) ?? valueByIri(e, ctx, T("status"));

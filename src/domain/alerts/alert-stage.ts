@@ -1,7 +1,7 @@
-import type { ChangeEvent, DeliveryStage } from "../../events/commit-pipeline";
-import type { JobQueue } from "../../jobs/notification-job";
+import type { ChangeEvent } from "../../events/change-event";
+import type { DeliveryStage } from "../../events/commit-pipeline";
+import type { JobQueue } from "../../jobs/job-queue";
 import type { AlertJob, AlertMessage } from "../../jobs/senders/alert-job";
-import { entityChangeOf } from "../../ngsi-ld/entities/entity-repository";
 import { typesOf } from "../../ngsi-ld/model/entity";
 import type { CityPlaces } from "../city-places";
 import { GraphAccess } from "../graph-access";
@@ -30,15 +30,15 @@ export class AlertStage implements DeliveryStage {
   ) {}
 
   onCommit(event: ChangeEvent): void {
-    const meta = entityChangeOf(event);
-    if (!meta || event.tenant !== this.graph.tenant) return;
+    const change = event.change;
+    if (!change || event.tenant !== this.graph.tenant) return;
     const facts: AlertFact[] = [];
-    for (const [id, after] of meta.after) {
+    for (const [id, after] of change.after) {
       if (!after) {
         this.subscriptions.apply(id, null);
         continue;
       }
-      const types = typesOf(after).map((t) => meta.ctx.expandTerm(t));
+      const types = typesOf(after).map((t) => change.ctx.expandTerm(t));
       if (types.includes(`${TRAFFIC_NS}AlertSubscription`)) {
         void this.graph.read(id).then(
           (e) => this.subscriptions.apply(id, e ?? null),
@@ -47,10 +47,10 @@ export class AlertStage implements DeliveryStage {
         continue;
       }
       if (this.subscriptions.size === 0) continue;
-      const now = alertFactOf(after, types, meta.ctx);
+      const now = alertFactOf(after, types, change.ctx);
       if (!now) continue;
-      const before = meta.before.get(id);
-      const was = before ? alertFactOf(before, types, meta.ctx) : undefined;
+      const before = change.before.get(id);
+      const was = before ? alertFactOf(before, types, change.ctx) : undefined;
       if (was && ALERT_SEVERITIES.indexOf(was.severity) >= ALERT_SEVERITIES.indexOf(now.severity)) continue;
       facts.push(now);
     }

@@ -1,7 +1,6 @@
 import type { LiveBus } from "../../events/live-bus";
 import type { LiveEvent, ZoneTrafficEventData } from "../../events/live-event";
-import { entityChangeOf } from "../../ngsi-ld/entities/entity-repository";
-import type { CommitEvent } from "../../store/graph-store";
+import type { ChangeEvent } from "../../events/change-event";
 import type { AccidentState, LiveModel } from "./live-model";
 
 /**
@@ -22,28 +21,28 @@ export class LiveProducer {
   ) {}
 
   /** The change-feed listener. */
-  apply(event: CommitEvent): void {
+  apply(event: ChangeEvent): void {
     if (event.tenant !== this.tenant) return;
-    const meta = entityChangeOf(event);
-    if (!meta) return;
+    const change = event.change;
+    if (!change) return;
     const zones = new Set<string>();
-    for (const [id, after] of meta.after) {
+    for (const [id, after] of change.after) {
       if (after === null) continue;
-      const before = meta.before.get(id);
-      const acc = this.model.accident(after, meta.ctx);
+      const before = change.before.get(id);
+      const acc = this.model.accident(after, change.ctx);
       if (acc) {
-        this.accident(acc, before ? this.model.accident(before, meta.ctx) : undefined);
+        this.accident(acc, before ? this.model.accident(before, change.ctx) : undefined);
         if (acc.zoneId) zones.add(acc.zoneId);
         continue;
       }
-      const w = this.model.weather(after, meta.ctx);
+      const w = this.model.weather(after, change.ctx);
       if (w) {
-        const old = before ? this.model.weather(before, meta.ctx) : undefined;
+        const old = before ? this.model.weather(before, change.ctx) : undefined;
         if (!old || old.at !== w.at)
           this.publish({ channel: "weather", tenant: this.tenant, at: iso(w.at), data: w.data });
         continue;
       }
-      const zone = this.model.flowZone(after, meta.ctx);
+      const zone = this.model.flowZone(after, change.ctx);
       if (zone) zones.add(zone);
     }
     for (const z of zones) this.zone(z);

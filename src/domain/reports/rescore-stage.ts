@@ -1,6 +1,6 @@
-import { entityChangeOf } from "../../ngsi-ld/entities/entity-repository";
 import { typesOf } from "../../ngsi-ld/model/entity";
-import type { ChangeEvent, DeliveryStage } from "../../events/commit-pipeline";
+import type { ChangeEvent } from "../../events/change-event";
+import type { DeliveryStage } from "../../events/commit-pipeline";
 import { TRAFFIC_NS } from "../vocabulary";
 import { GraphAccess, pointOf, valueOf } from "../graph-access";
 import { reportOf } from "./report-entity";
@@ -22,11 +22,11 @@ export class RescoreStage implements DeliveryStage {
   ) {}
 
   onCommit(event: ChangeEvent): void {
-    const meta = entityChangeOf(event);
-    if (!meta || event.tenant !== this.graph.tenant) return;
-    for (const [id, after] of meta.after) {
-      if (!after || meta.before.has(id)) continue;
-      const types = typesOf(after).map((t) => meta.ctx.expandTerm(t));
+    const change = event.change;
+    if (!change || event.tenant !== this.graph.tenant) return;
+    for (const [id, after] of change.after) {
+      if (!after || change.before.has(id)) continue;
+      const types = typesOf(after).map((t) => change.ctx.expandTerm(t));
       const accident = types.includes(`${TRAFFIC_NS}TrafficAccident`);
       if (!accident && !types.includes(`${TRAFFIC_NS}CitizenReport`)) continue;
       if (accident && valueOf(after, "detectionMethod") === "citizen_report") continue;

@@ -1,4 +1,4 @@
-import type { JobQueue } from "../../jobs/notification-job";
+import type { JobQueue } from "../../jobs/job-queue";
 import type { KeyedLock } from "../../ngsi-ld/entities/keyed-lock";
 import { GraphAccess } from "../graph-access";
 import { attr, reportOf } from "./report-entity";

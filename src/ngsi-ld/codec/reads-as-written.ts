@@ -22,7 +22,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
  * with type coercion or a container, keyword aliases, an id or Relationship object a context prefix
  * would expand, two names of one IRI, typed value objects whose datatype the reader turns native
  * ("5"^^xsd:integer comes back as 5), nested arrays (flattened by JSON-LD expansion), and language maps
- * holding arrays or non-strings. test/integration/query-model.test.ts holds both readings equal.
+ * holding arrays or non-strings. test/integration/ngsi-ld/query-model.test.ts holds both readings equal.
  */
 export function readsAsWritten(entity: NgsiEntity, ctx: CompiledContext): boolean {
   if (!keepsIri(entity.id, ctx) || !plainTerm(ctx, "scope")) return false;

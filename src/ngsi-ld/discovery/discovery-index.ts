@@ -1,4 +1,5 @@
-import type { CommitEvent, GraphStore } from "../../store/graph-store";
+import type { ChangeEvent } from "../../events/change-event";
+import type { GraphStore } from "../../store/graph-store";
 import { type EntityIndex, typesInTriples } from "../../store/indexes/entity-index";
 import { scanGraphs, type GraphScanConsumer } from "../../store/indexes/graph-scan";
 import { attributeFacts, type AttributeFact } from "../codec/attribute-facts";
@@ -43,7 +44,7 @@ interface TenantStats {
 export class DiscoveryIndex implements GraphScanConsumer {
   private readonly tenants = new Map<string, TenantStats>();
   private building: Promise<void> | undefined;
-  private buffer: CommitEvent[] | undefined;
+  private buffer: ChangeEvent[] | undefined;
   private built = false;
   /** Entity records by shape (see {@link shape}). */
   private readonly shapes = new Map<string, EntityRecord>();
@@ -64,7 +65,7 @@ export class DiscoveryIndex implements GraphScanConsumer {
   }
 
   /** The change-feed listener (a no-op until the first {@link ready}). */
-  apply(event: CommitEvent): void {
+  apply(event: ChangeEvent): void {
     if (this.built) this.applyEvent(event);
     else this.buffer?.push(event);
   }
@@ -103,7 +104,7 @@ export class DiscoveryIndex implements GraphScanConsumer {
   }
 
   /** One commit: each written entity read as the repository wrote it (entities/written-entity.ts) or from its graph. */
-  private applyEvent(event: CommitEvent): void {
+  private applyEvent(event: ChangeEvent): void {
     for (const w of event.writes) {
       if (w.triples === null) {
         this.put(event.tenant, w.graph, undefined, []);

@@ -1,39 +1,21 @@
 import type { CompiledContext } from "../../rdf/contexts/compiled-context";
-import type { CommitEvent, GraphStore, GraphWrite } from "../../store/graph-store";
+import type { EntityChange } from "../../events/change-event";
+import type { CommitHooks, PipelineCommitter } from "../../events/commit-pipeline";
+import type { GraphStore, GraphWrite } from "../../store/graph-store";
 import type { EntityIndex } from "../../store/indexes/entity-index";
 import type { GraphCache } from "../../store/indexes/graph-cache";
 import type { Entity } from "../model/entity";
 import type { EntityCodec } from "./entity-codec";
 import { KeyedLock } from "./keyed-lock";
 
-/** What a commit tells change-feed listeners about the entities it touched. */
-export interface EntityChangeMeta {
-  operation: string;
-  /** Entities written, as compacted with `ctx`, keyed by id; `null` for a deletion. */
-  after: Map<string, Entity | null>;
-  /** The same entities before the write (absent when they did not exist). */
-  before: Map<string, Entity>;
-  ctx: CompiledContext;
-}
-
-/** State as durable as a commit (the temporal history), given the commit's journal seq to record with it. */
-export type DurableCommitHook = (tenant: string, meta: EntityChangeMeta, seq: number) => Promise<void>;
-
-/** The meta of a commit the repository made (undefined for other committers' events). */
-export function entityChangeOf(event: CommitEvent): EntityChangeMeta | undefined {
-  const m = event.meta as EntityChangeMeta | null | undefined;
-  return typeof m === "object" && m !== null && m.after instanceof Map ? m : undefined;
-}
-
 /**
  * Reads and writes whole entities as named graphs of one tenant (docs/design.md "Entities are named
  * graphs"; ETSI GS CIM 009 §5.6). Holds the per-entity locks so that read-modify-write sequences of
  * the operations in this folder never interleave on one entity.
  */
-export class EntityRepository {
+export class EntityRepository implements PipelineCommitter {
   readonly locks = new KeyedLock();
-  private readonly durableHooks: DurableCommitHook[] = [];
-  private barrier?: (seq: number) => Promise<void> | undefined;
+  private hooks?: CommitHooks;
 
   constructor(
     private readonly store: GraphStore,
@@ -43,21 +25,13 @@ export class EntityRepository {
   ) {}
 
   /**
-   * Adds a hook awaited for every commit before the write is acknowledged: for derived state that
-   * must be as durable as the entity (the temporal history). It runs once the store has
-   * applied the write (GraphStore.commit `onApplied`), alongside the journal's fsync, in commit order.
-   * A hook failing fails the write's acknowledgement, though the entity change itself is committed.
+   * Hands each commit's entity change to the commit pipeline (src/events/commit-pipeline.ts): its durable
+   * stages run once the store has applied the write, alongside the journal's fsync; the commit resolves
+   * once they are done and every delivery stage has settled it. A durable stage failing fails the write's
+   * acknowledgement, though the entity change itself is committed.
    */
-  onDurableCommit(hook: DurableCommitHook): void {
-    this.durableHooks.push(hook);
-  }
-
-  /**
-   * Sets what a commit waits for after it is durable and before it resolves (the notifications of an
-   * acknowledged write are enqueued before the acknowledgement; src/events/commit-pipeline.ts).
-   */
-  setCommitBarrier(barrier: (seq: number) => Promise<void> | undefined): void {
-    this.barrier = barrier;
+  setCommitHooks(hooks: CommitHooks): void {
+    this.hooks = hooks;
   }
 
   /** True if the entity exists (index lookup, no store round trip). */
@@ -120,12 +94,13 @@ export class EntityRepository {
       // the change feed tells what was deleted (types for subscriptions, the last state for entityDeleted)
       for (const e of await this.readMany(tenant, unknown, ctx)) if (e) before.set(e.id, e);
     }
-    const meta: EntityChangeMeta = { operation, after, before, ctx };
-    const hooks = this.durableHooks;
-    const alongside = hooks.length
-      ? async (seq: number) => void (await Promise.all(hooks.map((h) => h(tenant, meta, seq))))
-      : undefined;
-    const seq = await this.store.commit(tenant, writes, meta, alongside);
-    await this.barrier?.(seq);
+    const change: EntityChange = { operation, after, before, ctx };
+    const hooks = this.hooks;
+    const seq = await this.store.commit(
+      tenant,
+      writes,
+      hooks && ((seq) => hooks.applied(tenant, change, seq)),
+    );
+    await hooks?.settled(seq);
   }
 }

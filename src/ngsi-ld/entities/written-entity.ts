@@ -1,9 +1,8 @@
 import type { CompiledContext } from "../../rdf/contexts/compiled-context";
-import type { CommitEvent } from "../../store/graph-store";
+import type { ChangeEvent, EntityChange } from "../../events/change-event";
 import { entityAttributeFacts, type AttributeFact } from "../codec/attribute-facts";
 import { readsAsWritten } from "../codec/reads-as-written";
 import { typesOf, type Entity } from "../model/entity";
-import { entityChangeOf, type EntityChangeMeta } from "./entity-repository";
 
 /**
  * An entity a commit of the repository wrote, as the change feed hands it to the derived indexes
@@ -16,7 +15,7 @@ export class WrittenEntity {
   private expandedTypes?: string[];
 
   constructor(
-    /** The entity as committed, compacted with `ctx` (the commit meta's after-state). */
+    /** The entity as committed, compacted with `ctx` (the change event's after-state). */
     readonly entity: Entity,
     readonly ctx: CompiledContext,
   ) {}
@@ -32,23 +31,23 @@ export class WrittenEntity {
   }
 }
 
-/** Per commit meta: the written entities already looked at (null: decode its graph instead). */
-const seen = new WeakMap<EntityChangeMeta, Map<string, WrittenEntity | null>>();
+/** Per entity change: the written entities already looked at (null: decode its graph instead). */
+const seen = new WeakMap<EntityChange, Map<string, WrittenEntity | null>>();
 
 /**
  * The entity `event` wrote to `graph`, when the event is the repository's and reading the entity
  * gives what decoding the graph would (codec/reads-as-written.ts); undefined otherwise (a deletion,
  * another committer, an entity whose graph must be decoded), and the caller decodes `write.triples`.
  */
-export function writtenEntity(event: CommitEvent, graph: string): WrittenEntity | undefined {
-  const meta = entityChangeOf(event);
-  if (!meta) return undefined;
-  let byGraph = seen.get(meta);
-  if (!byGraph) seen.set(meta, (byGraph = new Map()));
+export function writtenEntity(event: ChangeEvent, graph: string): WrittenEntity | undefined {
+  const change = event.change;
+  if (!change) return undefined;
+  let byGraph = seen.get(change);
+  if (!byGraph) seen.set(change, (byGraph = new Map()));
   let w = byGraph.get(graph);
   if (w === undefined) {
-    const e = meta.after.get(graph);
-    w = e && e.id === graph && readsAsWritten(e, meta.ctx) ? new WrittenEntity(e, meta.ctx) : null;
+    const e = change.after.get(graph);
+    w = e && e.id === graph && readsAsWritten(e, change.ctx) ? new WrittenEntity(e, change.ctx) : null;
     byGraph.set(graph, w);
   }
   return w ?? undefined;

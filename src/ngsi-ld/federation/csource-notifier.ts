@@ -1,4 +1,5 @@
-import type { DeliveryResult, NotificationJob, NotificationQueue } from "../../jobs/notification-job";
+import type { DeliveryResult } from "../../jobs/job-queue";
+import type { NotificationJob, NotificationQueue } from "../../jobs/notification-job";
 import type { EntityFilter } from "../query/query-filter";
 import { matchesQ } from "../query/q/q-evaluate";
 import type { CompiledSubscription } from "../subscriptions/compile-subscription";
@@ -157,7 +158,7 @@ export class CsourceNotifier {
   }
 
   /** Records a delivery attempt on its csource subscription (§5.2.14 status members); others are ignored. */
-  onResult(r: DeliveryResult): void {
+  onResult(r: DeliveryResult<NotificationJob>): void {
     const cs = this.deps.subs.index.get(r.job.tenant, r.job.subscriptionId);
     if (!cs) return;
     const s = cs.record.stats;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { DeliveryResult, NotificationQueue } from "../../jobs/notification-job";
+import type { DeliveryResult } from "../../jobs/job-queue";
+import type { NotificationJob, NotificationQueue } from "../../jobs/notification-job";
 import type { OutboundFetchFn } from "../../jobs/outbound-fetch";
 import type { OutboundPolicy } from "../../jobs/outbound-policy";
 import type { GraphStore } from "../../store/graph-store";
@@ -39,7 +40,7 @@ export interface Federation {
   /** Sets the notification queue the csource notifications go through. */
   attach(queue: NotificationQueue): void;
   /** The queue's delivery results (the ones of csource subscriptions are recorded, others ignored). */
-  onResult(r: DeliveryResult): void;
+  onResult(r: DeliveryResult<NotificationJob>): void;
   /** Writes pending delivery statuses and stops timers. */
   close(): Promise<void>;
 }

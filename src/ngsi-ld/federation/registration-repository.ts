@@ -9,11 +9,6 @@ export const REGISTRATION_GRAPH_PREFIX = `${INTERNAL_GRAPH_PREFIX}csourceRegistr
 /** Predicate linking a registration graph to its state (an rdf:JSON literal). */
 export const REGISTRATION_STATE = `${INTERNAL_GRAPH_PREFIX}csourceRegistrationState`;
 
-/** The commit meta of registration writes: the entity change feed listeners skip it. */
-export interface RegistrationChangeMeta {
-  internal: "csourceRegistrations";
-}
-
 type StoredState = Omit<RegistrationRecord, "tenant">;
 
 const graphOf = (id: string) => REGISTRATION_GRAPH_PREFIX + encodeURIComponent(id);
@@ -32,16 +27,12 @@ export class RegistrationRepository {
     const state: StoredState = { reg: r.reg, context: r.context };
     const g = graphOf(r.reg.id);
     const triples = ntLine(ntIri(g), REGISTRATION_STATE, ntLiteral(JSON.stringify(state), RDF_JSON));
-    await this.store.commit<RegistrationChangeMeta>(r.tenant, [{ graph: g, triples }], {
-      internal: "csourceRegistrations",
-    });
+    await this.store.commit(r.tenant, [{ graph: g, triples }]);
   }
 
   /** Drops a registration's graph; resolves once durable. */
   async remove(tenant: string, id: string): Promise<void> {
-    await this.store.commit<RegistrationChangeMeta>(tenant, [{ graph: graphOf(id), triples: null }], {
-      internal: "csourceRegistrations",
-    });
+    await this.store.commit(tenant, [{ graph: graphOf(id), triples: null }]);
   }
 
   /** Every stored registration of every tenant, oldest first (start-up). */

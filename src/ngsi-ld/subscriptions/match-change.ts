@@ -1,7 +1,7 @@
 import { attributeNames } from "../model/entity";
 import { matchesFilter } from "../query/query-filter";
 import type { CompiledSubscription } from "./compile-subscription";
-import type { EntityChange } from "./entity-change";
+import type { EntityDiff } from "./entity-diff";
 import { subscriptionStatus, type NotificationTrigger } from "./subscription";
 
 /**
@@ -13,7 +13,7 @@ import { subscriptionStatus, type NotificationTrigger } from "./subscription";
  */
 export function matchChange(
   cs: CompiledSubscription,
-  change: EntityChange,
+  change: EntityDiff,
   now = Date.now(),
 ): NotificationTrigger | undefined {
   const sub = cs.record.sub;

@@ -1,13 +1,13 @@
 import type { CompiledContext } from "../../rdf/contexts/compiled-context";
-import type { CommitEvent } from "../../store/graph-store";
-import type { DeliveryResult, NotificationJob, NotificationQueue } from "../../jobs/notification-job";
-import { entityChangeOf, type EntityChangeMeta } from "../entities/entity-repository";
+import type { ChangeEvent, EntityChange } from "../../events/change-event";
+import type { DeliveryResult } from "../../jobs/job-queue";
+import type { NotificationJob, NotificationQueue } from "../../jobs/notification-job";
 import { typesOf, type Entity } from "../model/entity";
 import type { EntityFilter } from "../query/query-filter";
 import { renderJoinedList } from "../render/linked-entities";
 import { renderEntity } from "../render/render-entity";
 import type { CompiledSubscription } from "./compile-subscription";
-import { diffEntity, entityDeletedAsAttributes, notifiedEntity, type EntityChange } from "./entity-change";
+import { diffEntity, entityDeletedAsAttributes, notifiedEntity, type EntityDiff } from "./entity-diff";
 import { matchChange } from "./match-change";
 import { notificationData, notificationJob } from "./notification-message";
 import { subscriptionStatus } from "./subscription";
@@ -83,10 +83,9 @@ export class SubscriptionNotifier {
   }
 
   /** The change-feed listener. */
-  onCommit(event: CommitEvent): void {
-    const meta = entityChangeOf(event);
-    if (!meta || !this.queue) return;
-    const jobs = this.match(event.tenant, meta);
+  onCommit(event: ChangeEvent): void {
+    if (!event.change || !this.queue) return;
+    const jobs = this.match(event.tenant, event.change);
     if (jobs.length === 0) return;
     const queue = this.queue;
     const p = jobs.every((j) => !(j instanceof Promise))
@@ -111,31 +110,31 @@ export class SubscriptionNotifier {
    */
   match(
     tenant: string,
-    meta: EntityChangeMeta,
+    change: EntityChange,
     now = Date.now(),
   ): (NotificationJob | Promise<NotificationJob>)[] {
     const jobs: (NotificationJob | Promise<NotificationJob>)[] = [];
     const at = new Date(now).toISOString();
-    for (const [id, after] of meta.after) {
-      const before = meta.before.get(id);
-      const types = typesOf(after ?? before ?? {}).map((t) => meta.ctx.expandTerm(t));
+    for (const [id, after] of change.after) {
+      const before = change.before.get(id);
+      const types = typesOf(after ?? before ?? {}).map((t) => change.ctx.expandTerm(t));
       const candidates = this.deps.service.index.candidates(tenant, types);
       if (candidates.size === 0) continue;
-      const changes = new Map<string, EntityChange>();
+      const diffs = new Map<string, EntityDiff>();
       const texts = new Map<string, string>(); // data text per way of showing it, shared by subscriptions
       for (const cs of candidates) {
-        let change = changes.get(cs.ctx.key);
-        if (!change) {
+        let diff = diffs.get(cs.ctx.key);
+        if (!diff) {
           const re = (e: Entity | null | undefined) =>
-            e ? (cs.ctx.key === meta.ctx.key ? e : this.deps.recompact(e, meta.ctx, cs.ctx)) : undefined;
-          change = diffEntity(id, re(before), re(after), (after?.modifiedAt as string | undefined) ?? at);
-          changes.set(cs.ctx.key, change);
+            e ? (cs.ctx.key === change.ctx.key ? e : this.deps.recompact(e, change.ctx, cs.ctx)) : undefined;
+          diff = diffEntity(id, re(before), re(after), (after?.modifiedAt as string | undefined) ?? at);
+          diffs.set(cs.ctx.key, diff);
         }
-        const trigger = matchChange(cs, change, now);
+        const trigger = matchChange(cs, diff, now);
         if (!trigger || this.throttled(cs, now) || this.overRate(cs, now)) continue;
         const n = cs.record.sub.notification;
         const show = { showChanges: n.showChanges ?? false, sysAttrs: n.sysAttrs ?? false };
-        const asAttrs = !change.after && trigger === "attributeDeleted";
+        const asAttrs = !diff.after && trigger === "attributeDeleted";
         const key = n.join ? undefined : textKey(cs, asAttrs);
         const known = key === undefined ? undefined : texts.get(key);
         if (known !== undefined) {
@@ -143,21 +142,21 @@ export class SubscriptionNotifier {
           continue;
         }
         const changed = asAttrs
-          ? entityDeletedAsAttributes(change, cs.watched, show)
-          : notifiedEntity(change, show);
+          ? entityDeletedAsAttributes(diff, cs.watched, show)
+          : notifiedEntity(diff, show);
         const entity = cs.notifyCtx ? this.deps.recompact(changed, cs.ctx, cs.notifyCtx) : changed;
         if (n.join) {
           const read = (ids: string[]) => this.deps.read(tenant, ids, cs.notifyCtx ?? cs.ctx);
           jobs.push(
             renderJoinedList([entity], n.join, n.joinLevel ?? 1, cs.render, read).then((data) => {
-              if (!change.after) data[0].deletedAt = at;
+              if (!diff.after) data[0].deletedAt = at;
               return notificationJob(cs.record, notificationData(cs.record, data), at);
             }),
           );
           continue;
         }
         const shown = renderEntity(entity, cs.render);
-        if (!change.after) shown.deletedAt = at;
+        if (!diff.after) shown.deletedAt = at;
         const text = notificationData(cs.record, [shown]);
         if (key !== undefined) texts.set(key, text);
         jobs.push(notificationJob(cs.record, text, at));
@@ -204,7 +203,7 @@ export class SubscriptionNotifier {
   }
 
   /** Records a delivery attempt on the subscription (§5.2.14 timesSent, timesFailed, last*, status). */
-  onResult(r: DeliveryResult): void {
+  onResult(r: DeliveryResult<NotificationJob>): void {
     const cs = this.deps.service.index.get(r.job.tenant, r.job.subscriptionId);
     if (!cs) return;
     this.deps.service.countDelivery(cs.record, r.ok, r.at);

@@ -14,30 +14,22 @@ export const CSOURCE_SUBSCRIPTION_GRAPH_PREFIX = `${INTERNAL_GRAPH_PREFIX}csourc
 /** Predicate linking a context source registration subscription graph to its state. */
 export const CSOURCE_SUBSCRIPTION_STATE = `${INTERNAL_GRAPH_PREFIX}csourceSubscriptionState`;
 
-/** The commit meta of subscription writes: the entity change feed listeners skip it. */
-export interface InternalChangeMeta {
-  internal: "subscriptions" | "csourceSubscriptions";
-}
-
 /** Where one kind of subscription is kept: entity subscriptions, or context source ones. */
 export interface SubscriptionGraphs {
   prefix: string;
   state: string;
-  internal: InternalChangeMeta["internal"];
 }
 
 /** The graphs of entity subscriptions (§5.8). */
 export const ENTITY_SUBSCRIPTIONS: SubscriptionGraphs = {
   prefix: SUBSCRIPTION_GRAPH_PREFIX,
   state: SUBSCRIPTION_STATE,
-  internal: "subscriptions",
 };
 
 /** The graphs of context source registration subscriptions (§5.11). */
 export const CSOURCE_SUBSCRIPTIONS: SubscriptionGraphs = {
   prefix: CSOURCE_SUBSCRIPTION_GRAPH_PREFIX,
   state: CSOURCE_SUBSCRIPTION_STATE,
-  internal: "csourceSubscriptions",
 };
 
 /** What is kept per subscription: the record without its tenant (the dataset says that); `owner` absent in older records. */
@@ -89,14 +81,12 @@ export class SubscriptionRepository {
         triples: ntLine(ntIri(g), this.graphs.state, ntLiteral(JSON.stringify(state), RDF_JSON)),
       };
     });
-    await this.store.commit<InternalChangeMeta>(tenant, writes, { internal: this.graphs.internal });
+    await this.store.commit(tenant, writes);
   }
 
   /** Drops a subscription's graph; resolves once durable. */
   async remove(tenant: string, id: string): Promise<void> {
-    await this.store.commit<InternalChangeMeta>(tenant, [{ graph: this.graphOf(id), triples: null }], {
-      internal: this.graphs.internal,
-    });
+    await this.store.commit(tenant, [{ graph: this.graphOf(id), triples: null }]);
   }
 
   /**

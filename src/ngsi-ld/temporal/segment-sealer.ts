@@ -54,11 +54,6 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  */
 export const CLOSE_BUDGET_MS = 5_000;
 
-/** What {@link SegmentSealer.commit} writes to the graph: commit meta of history segments. */
-export interface HistoryCommitMeta {
-  history: true;
-}
-
 /**
  * Seals the temporal history into the graph: every `everyMs` it writes
  * the segment graph ({@link segmentTriples}) of each dirty hour that is closed, i.e. its entity already has
@@ -172,7 +167,7 @@ export class SegmentSealer {
     for (const d of batch) (byTenant.get(d.tenant) ?? byTenant.set(d.tenant, []).get(d.tenant)!).push(d);
     for (const [tenant, segs] of byTenant) {
       const writes: GraphWrite[] = segs.flatMap((d) => this.writesOf(tenant, d));
-      await this.opts.store.commit<HistoryCommitMeta>(tenant, writes, { history: true });
+      await this.opts.store.commit(tenant, writes);
       await Promise.all(
         segs.map((d) => this.opts.record({ op: "seal", t: tenant, e: d.entity, h: d.start, v: d.v })),
       );

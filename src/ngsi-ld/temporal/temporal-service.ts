@@ -1,8 +1,8 @@
 import { notFound } from "../../errors";
+import type { EntityChange } from "../../events/change-event";
 import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { GraphStore } from "../../store/graph-store";
 import { HistoryLog } from "../../store/history/history-log";
-import type { EntityChangeMeta } from "../entities/entity-repository";
 import { attributeNames, datasetIdOf, instancesOf, typesOf, type Entity } from "../model/entity";
 import { deletedValueOf, valueMemberOf } from "../model/attribute-kinds";
 import type { AttributeInstance } from "../model/normalize-attribute";
@@ -52,8 +52,8 @@ export interface TemporalOptions {
 /**
  * The temporal history of the NGSI-LD API (ETSI GS CIM 009 v1.8 §5.6.11 to §5.6.16 writes):
  * every write goes to the in-memory {@link TemporalIndex} and the durable {@link HistoryLog}, and
- * resolves once it is on disk. Writes through the normal API arrive through {@link recordChange}, which
- * the entity repository awaits after each commit, so one acknowledged entity write is one acknowledged
+ * resolves once it is on disk. Writes through the normal API arrive through {@link recordChange}, the
+ * durable stage of the commit pipeline that each commit awaits, so one acknowledged entity write is one acknowledged
  * history write. The {@link RetentionPass} folds old instances into hourly then daily aggregates (and drops
  * what is past the total window), in memory and, at the compaction that follows, on disk. The
  * {@link SegmentSealer} copies closed hours (and aggregated days) into the graph for SPARQL.
@@ -145,17 +145,19 @@ export class TemporalService {
     return dropped;
   }
 
-  /**
-   * Calls `l` after every change of an entity's history is applied to the index (with its tenant and id),
-   * and with nothing when retention dropped instances of any entity: what is derived from the history
-   * (answers cached per entity) knows when to drop what it holds. `op` names the record: `put` adds
-   * instances, `roll` is retention, the others remove or change instances (the temporal API's edits).
-   */
   /** Instances held (all tenants) and the retention passes done, for the metrics (walks the whole index). */
   stats(): { instances: number; retentionPasses: number } {
     return { instances: this.index.stats().instances, retentionPasses: this.retention?.passes ?? 0 };
   }
 
+  /**
+   * Calls `l` after every change of an entity's history is applied to the index (with its tenant and id),
+   * and with nothing when the start-up alignment dropped instances of any entity: what is derived from the
+   * history (answers cached per entity) knows when to drop what it holds. `op` names the record: `put` adds
+   * instances, `roll` is retention, the others remove or change instances (the temporal API's edits).
+   * Not a feed of commits: the temporal API and retention change the history without one
+   * (docs/architecture.md "Temporal history").
+   */
   onChange(l: (changed?: HistoryChange) => void): void {
     this.changeListeners.push(l);
   }
@@ -187,33 +189,33 @@ export class TemporalService {
   }
 
   /**
-   * The change-feed hook of the entity repository: appends an instance for every attribute instance a
+   * The durable stage of the commit pipeline: appends an instance for every attribute instance a
    * committed write created or changed (value, observedAt, createdAt, modifiedAt, datasetId), for the
    * entities it saved, and a deletion instance (ETSI GS CIM 009 v1.8 §4.5.0: the NGSI-LD null as value,
    * `deletedAt`) for every instance it removed, all of them when it deleted the entity. Deleted entities
    * keep their history. Each instance carries `seq`, the write's journal seq ({@link alignTo}).
    */
-  async recordChange(tenant: string, meta: EntityChangeMeta, seq: number): Promise<void> {
+  async recordChange(tenant: string, change: EntityChange, seq: number): Promise<void> {
     const now = Date.now();
     const records: HistoryRecord[] = [];
-    for (const [id, after] of meta.after) {
-      const before = meta.before.get(id);
+    for (const [id, after] of change.after) {
+      const before = change.before.get(id);
       const rows: RowTuple[] = [];
       for (const name of after ? attributeNames(after) : []) {
         const old = before ? instancesOf(before, name) : [];
-        const attr = meta.ctx.expandTerm(name);
+        const attr = change.ctx.expandTerm(name);
         for (const inst of instancesOf(after as Entity, name)) {
           const prev = old.find((o) => datasetIdOf(o) === datasetIdOf(inst));
           if (prev && JSON.stringify(prev) === JSON.stringify(inst)) continue;
-          rows.push(instanceToTuple(attr, inst, meta.ctx, this.index.newIid(), now));
+          rows.push(instanceToTuple(attr, inst, change.ctx, this.index.newIid(), now));
         }
       }
-      if (before) rows.push(...this.deletionRows(before, after, meta.ctx, now));
+      if (before) rows.push(...this.deletionRows(before, after, change.ctx, now));
       for (const row of rows) row[7] = seq;
       const shown = after ?? before;
       if (!shown || (rows.length === 0 && (!after || this.index.entity(tenant, id)))) continue;
       const gone = after && before && scopeRemoved(before, after);
-      records.push(this.putRecord(tenant, shown, meta.ctx, rows, now, gone ? null : shown.scope));
+      records.push(this.putRecord(tenant, shown, change.ctx, rows, now, gone ? null : shown.scope));
     }
     await Promise.all(records.map((r) => this.write(r)));
   }

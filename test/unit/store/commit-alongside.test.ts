@@ -8,7 +8,7 @@ import { entityTriples, open, removeDir, tempDir } from "./helpers";
  * fsynced) and the batching of requests and answers between the main thread and the store worker.
  */
 describe("store/commit: onApplied alongside the journal fsync, batched messages", () => {
-  it("calls onApplied once per applied commit with its journal seq, in commit order, and resolves only after it", async () => {
+  it("calls onApplied once per applied commit with its journal seq, in commit order; its event and its resolve wait for it", async () => {
     const dir = tempDir();
     const store = await open(dir);
     try {
@@ -17,29 +17,33 @@ describe("store/commit: onApplied alongside the journal fsync, batched messages"
       store.onCommit((e: CommitEvent) => events.push(e.seq));
       let release: () => void = () => undefined;
       const gate = new Promise<void>((r) => (release = r));
-      let settled = false;
-      const first = store
-        .commit("", [{ graph: "urn:a", triples: entityTriples("urn:a", "a") }], null, async (seq) => {
+      const settled: number[] = [];
+      const first = store.commit(
+        "",
+        [{ graph: "urn:a", triples: entityTriples("urn:a", "a") }],
+        async (seq) => {
           order.push(`applied a as ${seq}`);
           await gate;
           order.push("released a");
-        })
-        .then((seq) => {
-          settled = true;
-          return seq;
-        });
+        },
+      );
       const second = store.commit(
         "",
         [{ graph: "urn:b", triples: entityTriples("urn:b", "b") }],
-        null,
         async (seq) => void order.push(`applied b as ${seq}`),
       );
-      expect(await second).to.equal(2);
-      // a's journal record is durable (b's came after it) and the change feed saw both, but a waits
-      expect(events).to.deep.equal([1, 2]);
-      expect(settled).to.equal(false);
+      const third = store.commit("", [{ graph: "urn:c", triples: entityTriples("urn:c", "c") }]);
+      for (const [i, p] of [first, second, third].entries()) void p.then(() => settled.push(i + 1));
+      // b and c are journaled (c's read comes after their acknowledgements) but their events follow a's
+      await store.readGraphs("", ["urn:c"]);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(order).to.deep.equal(["applied a as 1", "applied b as 2"]);
+      expect(events).to.deep.equal([]);
+      expect(settled).to.deep.equal([]);
       release();
-      expect(await first).to.equal(1);
+      expect(await Promise.all([first, second, third])).to.deep.equal([1, 2, 3]);
+      expect(events).to.deep.equal([1, 2, 3]);
+      expect(settled).to.deep.equal([1, 2, 3]);
       expect(order).to.deep.equal(["applied a as 1", "applied b as 2", "released a"]);
     } finally {
       await store.close();
@@ -47,26 +51,29 @@ describe("store/commit: onApplied alongside the journal fsync, batched messages"
     }
   });
 
-  it("never calls onApplied for a refused commit, and rejects a commit whose onApplied fails", async () => {
+  it("never calls onApplied for a refused commit; rejects a commit whose onApplied fails, and emits it", async () => {
     const dir = tempDir();
     const store = await open(dir, { maxQuads: 5 });
     try {
+      const events: string[] = [];
+      store.onCommit((e) => events.push(e.writes[0].graph));
       let called = 0;
       const err = await store
-        .commit("", [{ graph: "urn:big", triples: entityTriples("urn:big", "x", 9) }], null, async () => {
+        .commit("", [{ graph: "urn:big", triples: entityTriples("urn:big", "x", 9) }], async () => {
           called++;
         })
         .catch((e: unknown) => e);
       expect(err).to.be.instanceOf(AppError).and.have.property("kind", "StoreFull");
       expect(called).to.equal(0);
       const failed = await store
-        .commit("", [{ graph: "urn:s", triples: entityTriples("urn:s", "s", 1) }], null, async () => {
+        .commit("", [{ graph: "urn:s", triples: entityTriples("urn:s", "s", 1) }], async () => {
           throw new Error("history disk full");
         })
         .catch((e: unknown) => e);
       expect(failed).to.be.instanceOf(Error).and.have.property("message", "history disk full");
-      // the store write itself is committed (as before: a failing hook fails only the acknowledgement)
+      // the store write itself is committed (a failing hook fails only the acknowledgement): the feed has it
       expect((await store.readGraphs("", ["urn:s"]))[0]).to.not.equal(null);
+      expect(events).to.deep.equal(["urn:s"]);
     } finally {
       await store.close();
       removeDir(dir);
@@ -81,7 +88,7 @@ describe("store/commit: onApplied alongside the journal fsync, batched messages"
       store.onCommit((e) => seen.push(e.seq));
       const ids = Array.from({ length: 500 }, (_, i) => `urn:e:${i}`);
       const seqs = await Promise.all(
-        ids.map((g) => store.commit("", [{ graph: g, triples: entityTriples(g, g) }], null)),
+        ids.map((g) => store.commit("", [{ graph: g, triples: entityTriples(g, g) }])),
       );
       expect(seqs).to.deep.equal(ids.map((_, i) => i + 1));
       expect(seen).to.deep.equal(seqs);

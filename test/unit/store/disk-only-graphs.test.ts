@@ -44,9 +44,9 @@ describe("store/disk-only graphs (journaled, not in the store worker's memory)",
   it("journals them but keeps them out of memory, quads and dropped quads, across replay and compaction", async () => {
     let store = await open(dir, diskOnly);
     try {
-      await store.commit("", [{ graph: A, triples: entityTriples(A, "a") }, disk(D1, "v1")], null);
-      await store.commit("", [disk(D1, "v2"), disk(D2, "w")], null); // D1 replaced: nothing dropped in memory
-      await store.commit("t2", [disk(D1, "other tenant")], null);
+      await store.commit("", [{ graph: A, triples: entityTriples(A, "a") }, disk(D1, "v1")]);
+      await store.commit("", [disk(D1, "v2"), disk(D2, "w")]); // D1 replaced: nothing dropped in memory
+      await store.commit("t2", [disk(D1, "other tenant")]);
       await holdsOnlyTheEntity(store);
       expect(await store.stats()).to.include({ droppedQuads: 0, lastSeq: 3 });
       expect(await store.tenants()).to.deep.equal([""]); // t2 holds only a disk-only graph
@@ -63,7 +63,7 @@ describe("store/disk-only graphs (journaled, not in the store worker's memory)",
 
       // compaction merges files: the snapshot keeps them, the snapshot load skips them
       store = await open(dir, diskOnly);
-      await store.commit("", [disk(D2, "w2")], null);
+      await store.commit("", [disk(D2, "w2")]);
       await store.compact();
       await store.close();
       store = await open(dir, diskOnly);
@@ -82,10 +82,10 @@ describe("store/disk-only graphs (journaled, not in the store worker's memory)",
   it("does not count them towards the quad ceiling", async () => {
     const store = await open(dir, { ...diskOnly, maxQuads: 8 });
     try {
-      await store.commit("", [disk(D1, "big", 50), { graph: A, triples: entityTriples(A, "a") }], null);
+      await store.commit("", [disk(D1, "big", 50), { graph: A, triples: entityTriples(A, "a") }]);
       expect((await store.stats()).quads).to.equal(5);
       const err = await store
-        .commit("", [{ graph: "urn:b", triples: entityTriples("urn:b", "b") }], null)
+        .commit("", [{ graph: "urn:b", triples: entityTriples("urn:b", "b") }])
         .catch((e: unknown) => e);
       expect(err).to.be.instanceOf(AppError).and.have.property("kind", "StoreFull");
     } finally {
@@ -97,14 +97,10 @@ describe("store/disk-only graphs (journaled, not in the store worker's memory)",
     const store = await open(dir, diskOnly);
     try {
       const err = await store
-        .commit(
-          "",
-          [
-            { graph: A, triples: entityTriples(A, "a") },
-            { graph: `${DISK}a b`, triples: "" },
-          ],
-          null,
-        )
+        .commit("", [
+          { graph: A, triples: entityTriples(A, "a") },
+          { graph: `${DISK}a b`, triples: "" },
+        ])
         .catch((e: unknown) => e);
       expect(err).to.be.instanceOf(AppError).and.have.property("kind", "BadRequestData");
       expect(await store.stats()).to.include({ quads: 0, lastSeq: 0 });
@@ -122,7 +118,7 @@ describe("store/disk-only graphs (journaled, not in the store worker's memory)",
       // graphs it rewrites), which passes max(100, 210) and starts one reclaim
       for (let r = 0; r < 2; r++) {
         const writes = ids.map((graph) => ({ graph, triples: entityTriples(graph, `r${r}`, 10) }));
-        await store.commit("", [...writes, disk(D1, `r${r}`, 40), disk(D2, `r${r}`, 40)], null);
+        await store.commit("", [...writes, disk(D1, `r${r}`, 40), disk(D2, `r${r}`, 40)]);
       }
       const deadline = Date.now() + 20_000;
       while ((await store.stats()).reclaims < 1 && Date.now() < deadline)

@@ -92,14 +92,6 @@ export function geometry(e: Entity, name = "location"): { type: string; coordina
   return typeof g.type === "string" ? { type: g.type, coordinates: g.coordinates } : undefined;
 }
 
-/** The point of GeoProperty `location` as {lat, lon}, or undefined. */
-export function pointOf(e: Entity): { lat: number; lon: number } | undefined {
-  const g = geometry(e);
-  if (g?.type !== "Point" || !Array.isArray(g.coordinates)) return undefined;
-  const [lon, lat] = g.coordinates as unknown[];
-  return typeof lon === "number" && typeof lat === "number" ? { lat, lon } : undefined;
-}
-
 /** The local part of an NGSI-LD URN: urn:ngsi-ld:Type:<local> -> <local>. */
 export function localId(urn: string): string {
   const m = /^urn:ngsi-ld:[^:]+:(.+)$/.exec(urn);

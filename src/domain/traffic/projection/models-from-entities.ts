@@ -1,17 +1,7 @@
 import type { Entity } from "../../../ngsi-ld/model/entity";
+import { pointOf } from "../../graph-access";
 import { airQualityIndex } from "../environment/aqi";
-import {
-  geometry,
-  localId,
-  num,
-  objects,
-  observedAtOf,
-  pointOf,
-  text,
-  texts,
-  timeOf,
-  valueOf,
-} from "./entity-terms";
+import { geometry, localId, num, objects, observedAtOf, text, texts, timeOf, valueOf } from "./entity-terms";
 import {
   ACCIDENT_STATUSES,
   CAMERA_STATUSES,

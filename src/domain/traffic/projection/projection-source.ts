@@ -1,9 +1,7 @@
 import { DEFAULT_TENANT } from "../../../store/graph-store";
-import type { EntityChangeMeta } from "../../../ngsi-ld/entities/entity-repository";
-import { entityChangeOf } from "../../../ngsi-ld/entities/entity-repository";
 import type { Entity } from "../../../ngsi-ld/model/entity";
 import type { CompiledContext } from "../../../rdf/contexts/compiled-context";
-import type { CommitEvent } from "../../../store/graph-store";
+import type { ChangeEvent } from "../../../events/change-event";
 import { PROJECTED_TYPES, type TrafficProjection } from "./traffic-projection";
 
 /** How the projection reads the graph at start: entity ids by expanded type, entities by id. */
@@ -23,14 +21,13 @@ export class ProjectionFeed {
   constructor(private readonly projection: TrafficProjection) {}
 
   /** The change-feed listener (a derived stage of the commit pipeline). */
-  apply(event: CommitEvent): void {
-    if (event.tenant !== DEFAULT_TENANT) return;
-    const meta: EntityChangeMeta | undefined = entityChangeOf(event);
-    if (!meta) return;
-    for (const [id, after] of meta.after) {
+  apply(event: ChangeEvent): void {
+    const change = event.change;
+    if (event.tenant !== DEFAULT_TENANT || !change) return;
+    for (const [id, after] of change.after) {
       this.loading?.add(id);
       if (after === null) this.projection.remove(id);
-      else this.projection.put(after, meta.ctx);
+      else this.projection.put(after, change.ctx);
     }
   }
 

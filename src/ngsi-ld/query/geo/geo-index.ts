@@ -1,6 +1,7 @@
 import RBush from "rbush";
 import { NGSI_LD_GEOPROPERTY } from "../../../rdf/vocab";
-import type { CommitEvent, GraphStore } from "../../../store/graph-store";
+import type { ChangeEvent } from "../../../events/change-event";
+import type { GraphStore } from "../../../store/graph-store";
 import { EntityIndex } from "../../../store/indexes/entity-index";
 import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
 import { attributeFacts, type AttributeFact } from "../../codec/attribute-facts";
@@ -101,7 +102,7 @@ export class GeoIndex implements GraphScanConsumer {
    * Applies one committed write (the change-feed listener): each written entity's items are replaced,
    * read from the entity the repository wrote when it hands it over (entities/written-entity.ts).
    */
-  apply(event: CommitEvent): void {
+  apply(event: ChangeEvent): void {
     const t = this.tenant(event.tenant);
     for (const w of event.writes) {
       for (const item of t.byEntity.get(w.graph) ?? []) t.trees.get(item.attribute)?.remove(item);

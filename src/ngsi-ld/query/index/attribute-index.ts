@@ -1,5 +1,6 @@
 import type { CompiledContext } from "../../../rdf/contexts/compiled-context";
-import type { CommitEvent, GraphStore } from "../../../store/graph-store";
+import type { ChangeEvent } from "../../../events/change-event";
+import type { GraphStore } from "../../../store/graph-store";
 import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
 import { writtenEntity } from "../../entities/written-entity";
 import { attributeNames, Entity, instancesOf, typesOf } from "../../model/entity";
@@ -205,9 +206,9 @@ export class AttributeIndex implements GraphScanConsumer {
   /**
    * Applies one committed write (the change-feed listener): an entity the repository wrote is read as
    * it was committed (entities/written-entity.ts), any other graph decoded through the codec as the scan
-   * does; both give the same entry (test/integration/query-model.test.ts).
+   * does; both give the same entry (test/integration/ngsi-ld/query-model.test.ts).
    */
-  apply(event: CommitEvent): void {
+  apply(event: ChangeEvent): void {
     const t = this.tenant(event.tenant);
     for (const w of event.writes) {
       if (w.triples === null) {

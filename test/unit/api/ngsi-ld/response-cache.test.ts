@@ -7,7 +7,6 @@ describe("api/NGSI-LD response cache", () => {
     seq: 1,
     tenant,
     writes: [{ graph, triples: null }],
-    meta: null,
   });
 
   it("serves a kept response per tenant, entity and variant, and drops an entity's responses on its commit", () => {

@@ -5,7 +5,7 @@ import { LocalLiveBus } from "../../../../src/events/live-bus";
 import type { LiveEvent, ZoneTrafficEventData } from "../../../../src/events/live-event";
 import type { Entity } from "../../../../src/ngsi-ld/model/entity";
 import type { CompiledContext } from "../../../../src/rdf/contexts/compiled-context";
-import type { CommitEvent } from "../../../../src/store/graph-store";
+import type { ChangeEvent } from "../../../../src/events/change-event";
 
 /** A model over plain test entities: {id, type, severity, status, zone, speed, t}. */
 function model(zoneStates: Map<string, ZoneTrafficEventData>, asked: string[]): LiveModel {
@@ -42,11 +42,11 @@ function model(zoneStates: Map<string, ZoneTrafficEventData>, asked: string[]): 
   };
 }
 
-const commit = (after: Entity[], before: Entity[] = []): CommitEvent => ({
+const commit = (after: Entity[], before: Entity[] = []): ChangeEvent => ({
   seq: 1,
   tenant: "",
   writes: [],
-  meta: {
+  change: {
     operation: "upsert",
     after: new Map(after.map((e) => [e.id, e])),
     before: new Map(before.map((e) => [e.id, e])),

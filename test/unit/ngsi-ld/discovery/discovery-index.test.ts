@@ -82,14 +82,10 @@ describe("DiscoveryIndex (ETSI GS CIM 009 v1.8 §5.7.5 to §5.7.10; docs/design.
           save.push(e);
         }
       }
-      await store.commit(
-        "",
-        [
-          ...save.map((e) => ({ graph: e.id, triples: entityToTriples(e, ctx) })),
-          ...remove.map((id) => ({ graph: id, triples: null })),
-        ],
-        null,
-      );
+      await store.commit("", [
+        ...save.map((e) => ({ graph: e.id, triples: entityToTriples(e, ctx) })),
+        ...remove.map((id) => ({ graph: id, triples: null })),
+      ]);
       for (const e of save) live.set(e.id, e);
       for (const id of remove) live.delete(id);
     };

@@ -7,7 +7,6 @@ describe("ngsi-ld/query rendered entity cache", () => {
     seq: 1,
     tenant,
     writes: [{ graph, triples: null }],
-    meta: null,
   });
   const ctxA = {} as CompiledContext;
   const ctxB = {} as CompiledContext;

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { Entity } from "../../../../src/ngsi-ld/model/entity";
 import { compileSubscription } from "../../../../src/ngsi-ld/subscriptions/compile-subscription";
-import { diffEntity, notifiedEntity } from "../../../../src/ngsi-ld/subscriptions/entity-change";
+import { diffEntity, notifiedEntity } from "../../../../src/ngsi-ld/subscriptions/entity-diff";
 import { matchChange } from "../../../../src/ngsi-ld/subscriptions/match-change";
 import { parseSubscription } from "../../../../src/ngsi-ld/subscriptions/parse-subscription";
 import { SubscriptionIndex } from "../../../../src/ngsi-ld/subscriptions/subscription-index";

@@ -19,7 +19,7 @@ describe("store: holdSnapshot, a consistent cut for a backup", () => {
   });
 
   it("holds a snapshot of every acknowledged commit; compactions wait for its release", async () => {
-    for (let i = 0; i < 5; i++) await store.commit("", [{ graph: `urn:g${i}`, triples: triples(i) }], {});
+    for (let i = 0; i < 5; i++) await store.commit("", [{ graph: `urn:g${i}`, triples: triples(i) }]);
     const held = await store.holdSnapshot();
     expect(held.seq).to.equal(5);
     expect(held.files[0]).to.equal("manifest.json");
@@ -27,7 +27,7 @@ describe("store: holdSnapshot, a consistent cut for a backup", () => {
     const text = fs.readFileSync(path.join(held.dir, held.files[1]), "utf8");
     for (let i = 0; i < 5; i++) expect(text).to.include(`<urn:g${i}>`);
 
-    await store.commit("", [{ graph: "urn:g9", triples: triples(9) }], {});
+    await store.commit("", [{ graph: "urn:g9", triples: triples(9) }]);
     let compacted = false;
     const later = store.compact().then(() => (compacted = true));
     await new Promise((r) => setTimeout(r, 300));
@@ -41,7 +41,7 @@ describe("store: holdSnapshot, a consistent cut for a backup", () => {
   });
 
   it("closes while a snapshot is held", async () => {
-    await store.commit("", [{ graph: "urn:g", triples: triples(1) }], {});
+    await store.commit("", [{ graph: "urn:g", triples: triples(1) }]);
     await store.holdSnapshot();
     await store.close();
   });

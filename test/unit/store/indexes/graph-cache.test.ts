@@ -19,10 +19,10 @@ describe("GraphCache (bounded by bytes, GRAPH_CACHE_BYTES)", () => {
   it("counts a replaced or deleted graph once, and never keeps a text larger than the budget", () => {
     const cache = new GraphCache(1000);
     cache.set("", "a", text(400));
-    cache.apply({ seq: 1, tenant: "", meta: null, writes: [{ graph: "a", triples: text(500, "y") }] });
+    cache.apply({ seq: 1, tenant: "", writes: [{ graph: "a", triples: text(500, "y") }] });
     expect(cache.cachedBytes).to.equal(500);
     expect(cache.get("", "a")).to.equal(text(500, "y"));
-    cache.apply({ seq: 2, tenant: "", meta: null, writes: [{ graph: "a", triples: null }] });
+    cache.apply({ seq: 2, tenant: "", writes: [{ graph: "a", triples: null }] });
     expect(cache.cachedBytes).to.equal(0);
     expect(cache.get("", "a")).to.equal(undefined);
     cache.set("t", "big", text(1001));
@@ -35,7 +35,7 @@ describe("GraphCache (bounded by bytes, GRAPH_CACHE_BYTES)", () => {
   it("adds the graphs of a small commit, keeps cached graphs current, but adds none of a bulk commit", () => {
     const cache = new GraphCache(100_000);
     cache.set("", "read", text(10));
-    cache.apply({ seq: 1, tenant: "", meta: null, writes: [{ graph: "created", triples: text(30) }] });
+    cache.apply({ seq: 1, tenant: "", writes: [{ graph: "created", triples: text(30) }] });
     expect(cache.get("", "created")).to.equal(text(30)); // read-your-write of a create
     const bulk = Array.from({ length: CACHE_NEW_GRAPHS_UP_TO + 1 }, (_, i) => ({
       graph: `bulk${i}`,
@@ -44,7 +44,6 @@ describe("GraphCache (bounded by bytes, GRAPH_CACHE_BYTES)", () => {
     cache.apply({
       seq: 2,
       tenant: "",
-      meta: null,
       writes: [{ graph: "read", triples: text(20, "y") }, ...bulk],
     });
     expect(cache.get("", "read")).to.equal(text(20, "y"));

@@ -9,7 +9,7 @@ const write = (i: number): GraphWrite => ({ graph: `urn:e:${i}`, triples: entity
 /** Commits entities 0..n-1 one by one and closes the store. */
 async function fill(dir: string, n: number): Promise<void> {
   const store = await open(dir);
-  for (let i = 0; i < n; i++) await store.commit("", [write(i)], null);
+  for (let i = 0; i < n; i++) await store.commit("", [write(i)]);
   await store.close();
 }
 
@@ -26,7 +26,7 @@ async function expectEntities(dir: string, n: number, logs: LogLine[] = []): Pro
     );
     expect((await store.stats()).lastSeq).to.equal(n);
     // and the store goes on writing after the repair
-    await store.commit("", [write(n)], null);
+    await store.commit("", [write(n)]);
   } finally {
     await store.close();
   }

@@ -11,7 +11,7 @@ describe("store/journal-report (citygraph repair)", () => {
   it("reports a damaged segment, then what a start set aside, without changing anything", async () => {
     const store = await open(dir);
     for (let i = 0; i < 4; i++)
-      await store.commit("", [{ graph: `urn:e:${i}`, triples: entityTriples(`urn:e:${i}`, i) }], null);
+      await store.commit("", [{ graph: `urn:e:${i}`, triples: entityTriples(`urn:e:${i}`, i) }]);
     await store.close();
     const [seg] = segments(dir);
     const buf = fs.readFileSync(seg);

@@ -43,7 +43,7 @@ describe("SPARQL replica (src/store/replica/sparql-replica.ts)", () => {
     try {
       await until(() => ready() === 1);
       // 30 live quads, replaced twice: 60 dropped passes max(50, 30)
-      for (let r = 0; r < 3; r++) await store.commit("", [{ graph: G, triples: triples(r, 30) }], null);
+      for (let r = 0; r < 3; r++) await store.commit("", [{ graph: G, triples: triples(r, 30) }]);
       await until(() => ready() === 2);
       const reload = logs.find((l) => l.msg === "sparql replica holds dropped quads; reloading it");
       expect(reload?.fields).to.deep.equal({ dropped: 60 });
@@ -73,11 +73,7 @@ describe("SPARQL replica (src/store/replica/sparql-replica.ts)", () => {
     const logs: LogLine[] = [];
     let written = 0;
     const commitNext = (): Promise<unknown> =>
-      store.commit(
-        "",
-        [{ graph: `urn:e:${written}`, triples: entityTriples(`urn:e:${written++}`, 1, 20) }],
-        null,
-      );
+      store.commit("", [{ graph: `urn:e:${written}`, triples: entityTriples(`urn:e:${written++}`, 1, 20) }]);
     const replica = (): SparqlReplica =>
       new SparqlReplica({
         dataDir: dir,

@@ -31,8 +31,7 @@ async function expectState(dir: string, ids: number[], v: string, gone: number[]
 }
 
 async function commitRange(store: GraphStore, from: number, to: number, v: string): Promise<void> {
-  for (let i = from; i < to; i++)
-    await store.commit("", [{ graph: `urn:e:${i}`, triples: triples(i, v) }], null);
+  for (let i = from; i < to; i++) await store.commit("", [{ graph: `urn:e:${i}`, triples: triples(i, v) }]);
 }
 
 function copyDir(from: string, to: string): void {
@@ -46,9 +45,9 @@ describe("store/snapshots and compaction", () => {
 
   it("compacts into a snapshot + fresh segment, and restarts to the same data", async () => {
     const store = await open(dir);
-    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await commitRange(store, 0, 30, "a");
-    await store.commit("", [{ graph: "urn:e:29", triples: null }], null);
+    await store.commit("", [{ graph: "urn:e:29", triples: null }]);
     await store.compact();
     const files = fs.readdirSync(path.join(dir, "store")).sort();
     expect(files).to.deep.equal([
@@ -73,22 +72,18 @@ describe("store/snapshots and compaction", () => {
 
   it("keeps only the last write of a graph written several times, in one commit and across segments", async () => {
     const store = await open(dir);
-    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
-    await store.commit("acme", [{ graph: "urn:y", triples: '<urn:y> <urn:p> "gone" .\n' }], null);
-    await store.commit(
-      "",
-      [
-        { graph: "urn:e:1", triples: triples(1, "x") },
-        { graph: "urn:e:2", triples: triples(2, "x") },
-        { graph: "urn:e:1", triples: triples(1, "c") },
-      ],
-      null,
-    );
+    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
+    await store.commit("acme", [{ graph: "urn:y", triples: '<urn:y> <urn:p> "gone" .\n' }]);
+    await store.commit("", [
+      { graph: "urn:e:1", triples: triples(1, "x") },
+      { graph: "urn:e:2", triples: triples(2, "x") },
+      { graph: "urn:e:1", triples: triples(1, "c") },
+    ]);
     await store.compact(); // the first snapshot: later writes replace some of its graphs
-    await store.commit("", [{ graph: "urn:e:2", triples: null }], null);
-    await store.commit("acme", [{ graph: "urn:y", triples: null }], null);
+    await store.commit("", [{ graph: "urn:e:2", triples: null }]);
+    await store.commit("acme", [{ graph: "urn:y", triples: null }]);
     await commitRange(store, 3, 5, "x");
-    await store.commit("", [{ graph: "urn:e:2", triples: triples(2, "c") }], null);
+    await store.commit("", [{ graph: "urn:e:2", triples: triples(2, "c") }]);
     await commitRange(store, 3, 5, "c");
     await store.compact();
     await store.close();
@@ -108,7 +103,7 @@ describe("store/snapshots and compaction", () => {
     const store = await open(dir);
     for (let i = 0; i < 6; i++) {
       const tenant = ["", "acme", "beta"][i % 3];
-      await store.commit(tenant, [{ graph: `urn:e:${i}`, triples: triples(i, tenant || "d") }], null);
+      await store.commit(tenant, [{ graph: `urn:e:${i}`, triples: triples(i, tenant || "d") }]);
     }
     await store.compact();
     await store.close();
@@ -130,7 +125,7 @@ describe("store/snapshots and compaction", () => {
 
   it("compacts by itself when the journal passes journalCompactBytes", async () => {
     const store = await open(dir, { journalCompactBytes: 4000 });
-    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await commitRange(store, 0, 40, "a");
     await store.close();
     expect(fs.existsSync(path.join(dir, "store", "manifest.json"))).to.equal(true);
@@ -142,7 +137,7 @@ describe("store/snapshots and compaction", () => {
     const manifest = path.join(dir, "store", "manifest.json");
     const store = await open(dir, { journalCompactBytes: 4000, compactQuietMs: 400 });
     try {
-      await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+      await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
       await commitRange(store, 0, 40, "a"); // well past 4000 bytes, one commit right after the other
       expect(fs.existsSync(manifest), "compacted during the burst").to.equal(false);
       const deadline = Date.now() + 5000;
@@ -162,7 +157,7 @@ describe("store/snapshots and compaction", () => {
       compactQuietMs: 60_000,
     });
     try {
-      await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+      await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
       await commitRange(store, 0, 80, "a");
       const manifest = path.join(dir, "store", "manifest.json");
       const deadline = Date.now() + 5000;
@@ -177,7 +172,7 @@ describe("store/snapshots and compaction", () => {
   it("loses nothing if killed at any step of a compaction", async () => {
     // state before the compaction: a first snapshot, then more commits in the journal
     const s1 = await open(dir);
-    await s1.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+    await s1.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await commitRange(s1, 0, 10, "a");
     await s1.compact();
     await commitRange(s1, 5, 15, "b");
@@ -251,7 +246,7 @@ describe("store/snapshots and compaction", () => {
 
   it("keeps the blank nodes of different writes apart in the snapshot (one load call at start)", async () => {
     const store = await open(dir);
-    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }], null);
+    await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await commitRange(store, 0, 10, "a"); // every write labels its attribute nodes _:b0, _:b1
     await store.compact();
     await commitRange(store, 5, 15, "b");

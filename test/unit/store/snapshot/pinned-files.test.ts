@@ -9,7 +9,7 @@ import { entityTriples, open, removeDir, tempDir } from "../helpers";
 
 async function commitRange(store: GraphStore, from: number, to: number): Promise<void> {
   for (let i = from; i < to; i++)
-    await store.commit("", [{ graph: `urn:e:${i}`, triples: entityTriples(`urn:e:${i}`, i) }], null);
+    await store.commit("", [{ graph: `urn:e:${i}`, triples: entityTriples(`urn:e:${i}`, i) }]);
 }
 
 describe("store/snapshot pinned files (a reader beside compactions)", () => {

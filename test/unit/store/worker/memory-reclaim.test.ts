@@ -13,10 +13,10 @@ describe("store memory reclaim (Oxigraph keeps the memory of dropped quads)", fu
     const store = await open(dir, { reclaimDroppedQuads: 1000 }, logs);
     try {
       // 20 graphs of 21 quads = 420 live; each round drops 420: the 4th round passes max(1000, 420).
-      for (let r = 0; r < 4; r++) await store.commit("", round(r), null);
+      for (let r = 0; r < 4; r++) await store.commit("", round(r));
       expect((await store.stats()).droppedQuads).to.be.at.least(1000);
       // Commits sent while the reclaim compacts and reloads are held, then applied in order.
-      const racing = [4, 5, 6, 7, 8].map((r) => store.commit("", round(r), null));
+      const racing = [4, 5, 6, 7, 8].map((r) => store.commit("", round(r)));
       const seqs = await Promise.all(racing);
       expect(seqs).to.deep.equal([...seqs].sort((a, b) => a - b));
       const deadline = Date.now() + 30_000;
@@ -28,7 +28,7 @@ describe("store memory reclaim (Oxigraph keeps the memory of dropped quads)", fu
       expect(logs.some((l) => l.msg === "store memory reclaimed")).to.equal(true);
       const graphs = await store.readGraphs("", ids);
       expect(graphs.map(normalized)).to.deep.equal(round(8).map((w) => normalized(w.triples)));
-      await store.commit("", round(9), null);
+      await store.commit("", round(9));
       expect(normalized((await store.readGraphs("", [ids[3]]))[0])).to.deep.equal(
         normalized(round(9)[3].triples),
       );

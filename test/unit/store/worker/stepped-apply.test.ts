@@ -68,9 +68,9 @@ describe("store/a commit applied in steps (TenantDatasets.begin)", () => {
         triples: entityTriples(`urn:big:${n}`, n, 3),
       }));
       const order: string[] = [];
-      const a = store.commit("", big, null).then((s) => order.push(`big ${s}`));
+      const a = store.commit("", big).then((s) => order.push(`big ${s}`));
       const b = store
-        .commit("", [{ graph: "urn:big:0", triples: entityTriples("urn:big:0", "after") }], null)
+        .commit("", [{ graph: "urn:big:0", triples: entityTriples("urn:big:0", "after") }])
         .then((s) => order.push(`small ${s}`));
       const r = store.readGraphs("", ["urn:big:2999", "urn:big:0"]);
       await Promise.all([a, b]);

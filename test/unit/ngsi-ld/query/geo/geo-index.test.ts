@@ -55,7 +55,7 @@ function geometriesOf(entities: Map<string, NgsiEntity>): Geometry[] {
 }
 
 function event(tenant: string, writes: CommitEvent["writes"], seq: number): CommitEvent {
-  return { seq, tenant, writes, meta: null };
+  return { seq, tenant, writes };
 }
 
 const write = (e: NgsiEntity) => ({ graph: e.id, triples: entityToTriples(e, ctx) });
@@ -140,11 +140,11 @@ describe("GeoIndex (ETSI GS CIM 009 v1.8 §4.10; docs/design.md derived indexes)
       for (const tenant of ["", "t2"]) {
         for (let b = 0; b < 4; b++) {
           const batch = Array.from({ length: 50 }, (_, k) => entity(rng, b * 50 + k));
-          await store.commit(tenant, batch.map(write), null);
+          await store.commit(tenant, batch.map(write));
           if (tenant === "") for (const e of batch) live.set(e.id, e);
         }
       }
-      await store.commit("", [{ graph: "urn:ngsi-ld:Thing:3", triples: null }], null);
+      await store.commit("", [{ graph: "urn:ngsi-ld:Thing:3", triples: null }]);
       live.delete("urn:ngsi-ld:Thing:3");
       const rebuilt = new GeoIndex();
       await rebuilt.rebuild(store);
@@ -165,7 +165,7 @@ describe("GeoIndex (ETSI GS CIM 009 v1.8 §4.10; docs/design.md derived indexes)
       const live = new Map<string, NgsiEntity>();
       for (let b = 0; b < 6; b++) {
         const batch = Array.from({ length: 500 }, (_, k) => entity(rng, b * 500 + k));
-        await store.commit("", batch.map(write), null);
+        await store.commit("", batch.map(write));
         for (const e of batch) live.set(e.id, e);
       }
       const scanned = new GeoIndex();
@@ -177,7 +177,7 @@ describe("GeoIndex (ETSI GS CIM 009 v1.8 §4.10; docs/design.md derived indexes)
         const replaced = Array.from({ length: 10 }, () => entity(rng, rng.int(3000)));
         const gone = `urn:ngsi-ld:Thing:${rng.int(3000)}`;
         const writes = [...new Map(replaced.map((e) => [e.id, e])).values()].filter((e) => e.id !== gone);
-        await store.commit("", [...writes.map(write), { graph: gone, triples: null }], null);
+        await store.commit("", [...writes.map(write), { graph: gone, triples: null }]);
         for (const e of writes) live.set(e.id, e);
         live.delete(gone);
       }
