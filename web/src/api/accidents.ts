@@ -1,6 +1,6 @@
 import { dateTime, queryAll, type DateTimeValue } from "./ngsi";
 
-/** Accident severity, least to most (interface spec §2 Accident). */
+/** Accident severity, least to most (docs/rest.md). */
 export const SEVERITIES = ["minor", "moderate", "severe", "critical"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 

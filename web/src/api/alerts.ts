@@ -1,6 +1,6 @@
 import { requestJson } from "./http";
 
-/** An active alert (interface spec §2 "Alert and alert subscription"). */
+/** An active alert (docs/reports-and-alerts.md). */
 export interface Alert {
   id: string;
   type: string;
@@ -10,7 +10,7 @@ export interface Alert {
   timestamp: string;
 }
 
-/** `GET /v1/alerts/active` (interface spec §4.7). */
+/** `GET /v1/alerts/active` (docs/reports-and-alerts.md). */
 export async function activeAlerts(): Promise<Alert[]> {
   return (await requestJson<{ alerts: Alert[] }>("/v1/alerts/active")).alerts;
 }

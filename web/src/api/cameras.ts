@@ -1,6 +1,6 @@
 import { dateTime, getEntity, queryAll, type DateTimeValue } from "./ngsi";
 
-/** Camera status (interface spec §2 Camera). */
+/** Camera status (docs/rest.md). */
 export type CameraStatus = "active" | "inactive" | "error";
 
 /** A camera as the map shows it. */

@@ -1,6 +1,6 @@
 import { requestJson } from "./http";
 
-/** One forecast item (interface spec §2 "Forecast item (traffic)"). */
+/** One forecast item (docs/rest.md). */
 export interface ForecastItem {
   timestamp: string;
   predicted_congestion: string;
@@ -8,7 +8,7 @@ export interface ForecastItem {
   confidence: number;
 }
 
-/** A zone's forecast for the next `hours` (`GET /v1/traffic/forecast`, interface spec §4.4). */
+/** A zone's forecast for the next `hours` (`GET /v1/traffic/forecast`, docs/rest.md). */
 export async function zoneForecast(zoneId: string, hours = 24): Promise<ForecastItem[]> {
   const qs = new URLSearchParams({ zone_id: zoneId, hours: String(hours) });
   const body = await requestJson<{ forecast: ForecastItem[] }>(`/v1/traffic/forecast?${qs}`);

@@ -46,7 +46,7 @@ export function poll<T>(
   };
 }
 
-/** A message of the `/ws` face (interface spec §6): `update` on traffic, `alert` on accidents. */
+/** A message of the `/ws` face (docs/graphql-and-websocket.md): `update` on traffic, `alert` on accidents. */
 export interface LiveMessage {
   channel: "traffic" | "accidents" | "weather";
   type: string;
@@ -54,7 +54,7 @@ export interface LiveMessage {
 }
 
 /**
- * The `/ws` push (interface spec §6) with the session's token: subscribes to the accidents and traffic
+ * The `/ws` push (docs/graphql-and-websocket.md) with the session's token: subscribes to the accidents and traffic
  * channels and hands every message to `onMessage`. Reconnects after a drop (1 s, doubling up to 30 s);
  * `connected()` says whether pushes arrive now, so that polling can slow down meanwhile.
  */

@@ -1,7 +1,7 @@
 import { requestJson } from "./http";
 import { localId } from "../ui/dom";
 
-/** `GET /v1/cameras/{id}` (interface spec §4.2): the camera with its detail statistics. */
+/** `GET /v1/cameras/{id}` (docs/rest.md): the camera with its detail statistics. */
 export interface CameraDetail {
   id: string;
   name: string;
@@ -22,7 +22,7 @@ export function latestImagePath(cameraId: string): string {
   return `/v1/cameras/${encodeURIComponent(localId(cameraId))}/latest-image`;
 }
 
-/** One event of an accident's timeline (interface spec §2 Accident `timeline`). */
+/** One event of an accident's timeline (docs/rest.md, Accident `timeline`). */
 export interface TimelineEvent {
   timestamp: string;
   event: string;
@@ -37,7 +37,7 @@ export async function accidentTimeline(accidentId: string): Promise<TimelineEven
   return a.timeline ?? [];
 }
 
-/** A district's state in `GET /v1/traffic/realtime` (interface spec §4.4). */
+/** A district's state in `GET /v1/traffic/realtime` (docs/rest.md). */
 export interface ZoneState {
   id: string;
   name: string;

@@ -1,6 +1,6 @@
 import { requestJson } from "./http";
 
-/** A citizen report waiting for an operator's decision (decisions.md "Citizen reports and their review"). */
+/** A citizen report waiting for an operator's decision (docs/reports-and-alerts.md). */
 export interface ReviewItem {
   id: string;
   category?: string;

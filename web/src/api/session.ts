@@ -1,6 +1,6 @@
 import { ApiError, errorOf } from "./http";
 
-/** The answer of `POST /v1/auth/login` and `/v1/auth/refresh` (interface spec §4.1). */
+/** The answer of `POST /v1/auth/login` and `/v1/auth/refresh` (docs/auth.md). */
 interface TokenAnswer {
   access_token: string;
   refresh_token?: string;
@@ -8,7 +8,7 @@ interface TokenAnswer {
   token_type?: string;
 }
 
-/** Roles of decisions.md "Identity, roles, tokens". */
+/** Roles of docs/auth.md. */
 export type Role = "viewer" | "operator" | "admin";
 
 /**

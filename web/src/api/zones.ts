@@ -1,7 +1,7 @@
 import { queryAll, type Geometry } from "./ngsi";
 import { realtime } from "./rest-a";
 
-/** Congestion levels of variant A, free flowing to standstill (decisions.md "Values the spec does not list"). */
+/** Congestion levels of variant A, free flowing to standstill (docs/rest.md). */
 export const LEVELS = ["free", "light", "moderate", "heavy", "severe"] as const;
 export type Level = (typeof LEVELS)[number];
 
