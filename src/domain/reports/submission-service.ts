@@ -18,6 +18,20 @@ export interface SubmissionResult {
   estimatedVerificationTime: string;
 }
 
+/** What submission works with. */
+export interface SubmissionDeps {
+  graph: GraphAccess;
+  places: CityPlaces;
+  media: MediaStore;
+  verification: VerificationService;
+  /** The public URL of a stored image file name. */
+  mediaUrl(name: string): string;
+  /** How many reports wait for an operator (for the estimate). */
+  reviewBacklog(): Promise<number>;
+  /** How long a new report waits before its verification runs, ms (default 0). */
+  verifyDelayMs?: number;
+}
+
 /** Minutes an operator takes per queued review, for the estimate. */
 const REVIEW_MINUTES_EACH = 2;
 
@@ -30,19 +44,15 @@ const REVIEW_MINUTES_EACH = 2;
  */
 export class SubmissionService {
   private readonly neighbours: ReportNeighbours;
+  private readonly graph: GraphAccess;
+  private readonly places: CityPlaces;
+  private readonly verification: VerificationService;
 
-  constructor(
-    private readonly graph: GraphAccess,
-    private readonly places: CityPlaces,
-    private readonly media: MediaStore,
-    private readonly verification: VerificationService,
-    /** The public URL of a stored image file name. */
-    private readonly mediaUrl: (name: string) => string,
-    /** How many reports wait for an operator (for the estimate). */
-    private readonly reviewBacklog: () => Promise<number>,
-    private readonly verifyDelayMs = 0,
-  ) {
-    this.neighbours = new ReportNeighbours(graph);
+  constructor(private readonly deps: SubmissionDeps) {
+    this.graph = deps.graph;
+    this.places = deps.places;
+    this.verification = deps.verification;
+    this.neighbours = new ReportNeighbours(deps.graph);
   }
 
   /** Submits a validated report; resolves once the entity is durable and its verification queued. */
@@ -57,7 +67,7 @@ export class SubmissionService {
     ]);
     const address = await this.places.addressOf(input.lon, input.lat, cameras);
     const names: string[] = [];
-    for (const j of jpegs) names.push(await this.media.put(j));
+    for (const j of jpegs) names.push(await this.deps.media.put(j));
     const entityId = reportEntityId(randomUUID());
     const doc = reportDocument(
       entityId,
@@ -67,7 +77,7 @@ export class SubmissionService {
         nearbyCameras: cameras.map((c) => c.entityId),
         districtId: district?.entityId,
         duplicateOf,
-        images: names.map(this.mediaUrl),
+        images: names.map((n) => this.deps.mediaUrl(n)),
       },
       now.toISOString(),
     );
@@ -87,9 +97,9 @@ export class SubmissionService {
   }
 
   private async estimate(priority: ReviewPriority): Promise<string> {
-    let minutes = Math.ceil(this.verifyDelayMs / 60_000);
+    let minutes = Math.ceil((this.deps.verifyDelayMs ?? 0) / 60_000);
     if (priority !== "none")
-      minutes += (await this.reviewBacklog()) * REVIEW_MINUTES_EACH + REVIEW_MINUTES_EACH;
+      minutes += (await this.deps.reviewBacklog()) * REVIEW_MINUTES_EACH + REVIEW_MINUTES_EACH;
     minutes = Math.max(1, minutes);
     return minutes === 1 ? "1 minute" : `${minutes} minutes`;
   }
