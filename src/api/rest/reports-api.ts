@@ -17,12 +17,6 @@ export interface ReportsApi {
   vapidPublicKey: string;
 }
 
-/** What the report, review and alert routes are built from: the domain's parts and the body limit. */
-export interface ReportRoutesDeps {
-  api: ReportsApi;
-  maxBodyBytes: number;
-}
-
 /** The caller's id for ownership ("anonymous" while no auth gate has set a principal). */
 export function callerId(ctx: Context): string {
   return requestOf(ctx).principal?.id ?? "anonymous";
