@@ -1,6 +1,7 @@
 import type { Reporter } from "../../domain/reports/report-model";
 import { requestOf } from "../http/request-context";
-import { REPORT_STATUS, REVIEW_DECISION, REVIEW_QUEUE } from "../rest/report-schemas";
+import { REVIEW_DECISION } from "../rest/report-requests";
+import { REPORT_STATUS, REVIEW_QUEUE } from "../rest/report-schemas";
 import { reportStatusBody } from "../rest/report-submission";
 import { requireOperator, type ReportsApi } from "../rest/reports-api";
 import { route, type RouteSpec } from "../rest/schema-route";

@@ -30,7 +30,6 @@ export function openApiPath(koaPath: string): string {
  */
 function requestContent(s: RouteSpec): Record<string, { schema: JsonSchema }> | undefined {
   const content: Record<string, { schema: JsonSchema }> = {};
-  for (const [t, schema] of Object.entries(s.ownBody ?? {})) content[t] = { schema };
   if (s.body) content["application/json"] = { schema: s.body };
   if (s.form) {
     const fields = s.form.fields;

@@ -9,7 +9,7 @@ import { requestOf } from "../http/request-context";
 
 /** What the report, review and alert routes of every face use. */
 export interface ReportsApi {
-  submission: Pick<SubmissionService, "submit">;
+  submission: Pick<SubmissionService, "submit" | "expectedPriority">;
   review: Pick<ReviewService, "queue" | "report" | "decide" | "all">;
   alertSubscriptions: Pick<AlertSubscriptions, "create" | "list" | "delete">;
   activeAlerts(): Promise<AlertMessage[]>;

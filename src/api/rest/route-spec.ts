@@ -55,8 +55,6 @@ export interface RouteSpec<B = unknown, F = unknown> {
   body?: Schema<B>;
   /** A multipart/form-data body the route takes besides JSON. */
   form?: FormBody<F>;
-  /** Request bodies the handler reads and checks itself, by media type: documented, not read here. */
-  ownBody?: Record<string, JsonSchema>;
   /** Largest JSON body, in bytes (default: the service's MAX_BODY_BYTES). */
   bodyLimit?: number;
   /** Status of success: 200 (default), 201 for a creation, 204 for an answer without a body. */
