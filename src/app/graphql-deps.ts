@@ -5,7 +5,6 @@ import type { TrafficDomain } from "../domain/traffic";
 import { setCameraStatus } from "../domain/traffic/cameras/camera-status";
 import type { LiveParts } from "./live";
 import type { ReportsParts } from "./reports";
-import { parseCitizenReportJson } from "../domain/reports/report-input";
 import type { NgsiLdCore } from "./ngsi-ld";
 
 /** What the GraphQL face reads and writes through: the traffic domain, the NGSI-LD attribute service, the live bus. */
@@ -24,10 +23,8 @@ export function graphqlDeps(
     mayWrite: (p) => p !== undefined && auth.mayWrite(p),
     mayReport: (p) => p !== undefined && auth.mayReport(p),
     // the same submission as REST A/B POST /citizen-reports (input rules, images, verification)
-    submitReport: async (input, principal) => {
-      const parsed = parseCitizenReportJson(input, "graphql");
-      if (principal && principal.kind !== "anonymous") parsed.reporter.principalId = principal.id;
-      const res = await reports.submission.submit(parsed);
+    submitReport: async (input) => {
+      const res = await reports.submission.submit(input);
       return {
         id: res.report.id,
         status: res.report.status === "pending" ? "submitted" : res.report.status,

@@ -105,7 +105,12 @@ export async function startReports(
   const locks = new KeyedLock();
   const info = (msg: string, f?: object) => log.info(msg, f);
   const warn = (msg: string, f?: object) => log.warn(msg, f);
-  const verification = new VerificationService(graph, locks, rc.verifyDelayMs, (m, f) => log.debug(m, f));
+  const verification = new VerificationService({
+    graph,
+    locks,
+    delayMs: rc.verifyDelayMs,
+    log: (m, f) => log.debug(m, f),
+  });
   const n = config.notify;
   const place = (suffix: string) => ({
     redisUrl: config.redisUrl,
@@ -133,15 +138,15 @@ export async function startReports(
       backlog = { at: Date.now(), n: review.queue().then((q) => q.length) };
     return backlog.n;
   };
-  const submission = new SubmissionService(
+  const submission = new SubmissionService({
     graph,
     places,
     media,
     verification,
-    mediaPath,
+    mediaUrl: mediaPath,
     reviewBacklog,
-    rc.verifyDelayMs,
-  );
+    verifyDelayMs: rc.verifyDelayMs,
+  });
 
   const vapid = loadOrMakeVapidKeys(config.store.dataDir);
   // every connection of webhooks, push and the SMS gateway is checked by the outbound policy's agents

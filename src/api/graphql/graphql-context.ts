@@ -1,3 +1,4 @@
+import type { ReportInput } from "../../domain/reports/report-model";
 import type { CameraDetailStats, CameraStatus, CameraView, TrafficDomain } from "../../domain/traffic";
 import type { LiveBus } from "../../events/live-bus";
 import type { Principal } from "../http/request-context";
@@ -17,7 +18,7 @@ export interface GraphqlDeps {
   /** The camera status change of NGSI-LD PATCH (src/domain/traffic/cameras/camera-status.ts). */
   setCameraStatus(id: string, status: CameraStatus): Promise<CameraView>;
   /** The citizen report submission of the REST faces; undefined while this build has none. */
-  submitReport?(input: Record<string, unknown>, principal: Principal | undefined): Promise<SubmittedReport>;
+  submitReport?(input: ReportInput): Promise<SubmittedReport>;
   /** True if the principal may change data (operators, admins). */
   mayWrite(principal: Principal | undefined): boolean;
   /** True if the principal may submit citizen reports. */

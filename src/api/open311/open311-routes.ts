@@ -1,12 +1,13 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { REPORT_TYPES, type CitizenReport } from "../../domain/reports/report-model";
-import { parseReportForm } from "../../domain/reports/report-input";
 import { AppError, badRequest } from "../../errors";
-import { readMultipart } from "../http/multipart";
 import { readBody } from "../http/read-body";
 import { withReporter } from "../rest/report-submission";
 import type { ReportsApi } from "../rest/reports-api";
+import { checker, requestAjv } from "../rest/request-validation";
+import { isMultipart, readForm } from "../rest/route-body";
+import { SERVICE_REQUEST, SERVICE_REQUEST_FILES, serviceRequestReport } from "./open311-request";
 
 const SERVICE_NAMES: Record<string, string> = {
   accident: "Traffic accident",
@@ -41,24 +42,20 @@ function request(r: CitizenReport, base: string): Record<string, unknown> {
   };
 }
 
-/** The fields of a POST (application/x-www-form-urlencoded or multipart with a `media` file). */
+/**
+ * The fields of a POST (application/x-www-form-urlencoded, or multipart with files in `media`); an empty
+ * field counts as absent.
+ */
 async function postFields(ctx: Context): Promise<{ fields: Record<string, string>; files: Buffer[] }> {
-  if (ctx.is("multipart/form-data")) {
-    const form = await readMultipart(ctx, {
-      files: 5,
-      fileBytes: 8 * 1024 * 1024,
-      fields: 30,
-      fieldBytes: 16 * 1024,
-    });
-    return { fields: form.fields, files: form.files.map((f) => f.bytes) };
-  }
+  if (isMultipart(ctx)) return readForm(ctx, SERVICE_REQUEST_FILES, "media");
   if (!ctx.is("application/x-www-form-urlencoded"))
     throw new AppError(
       "UnsupportedMediaType",
       "Send application/x-www-form-urlencoded or multipart/form-data",
     );
   const fields: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(await readBody(ctx, 64 * 1024))) if (!(k in fields)) fields[k] = v;
+  for (const [k, v] of new URLSearchParams(await readBody(ctx, 64 * 1024)))
+    if (!(k in fields) && v !== "") fields[k] = v;
   return { fields, files: [] };
 }
 
@@ -68,6 +65,7 @@ async function postFields(ctx: Context): Promise<{ fields: Record<string, string
  * `.json` formats only.
  */
 export function registerOpen311Routes(router: Router, api: ReportsApi): void {
+  const serviceRequest = checker(requestAjv(true), SERVICE_REQUEST, "form");
   router.get("/services.json", (ctx) => {
     ctx.body = REPORT_TYPES.map((t) => ({
       service_code: t,
@@ -100,24 +98,7 @@ export function registerOpen311Routes(router: Router, api: ReportsApi): void {
   });
   router.post("/requests.json", async (ctx) => {
     const { fields, files } = await postFields(ctx);
-    const name = [fields.first_name, fields.last_name].filter(Boolean).join(" ");
-    const input = parseReportForm(
-      {
-        type: fields.service_code ?? "",
-        title: fields.title ?? "",
-        description: fields.description ?? "",
-        latitude: fields.lat ?? "",
-        longitude: fields.long ?? "",
-        severity: fields.severity ?? "",
-        reporter_name: name,
-        reporter_phone: fields.phone ?? "",
-        reporter_email: fields.email ?? "",
-        device_info: fields.device_id ?? "",
-      },
-      files,
-      "open311",
-    );
-    input.source = "api";
+    const input = serviceRequestReport(serviceRequest(fields), files);
     const res = await api.submission.submit(withReporter(ctx, input));
     ctx.status = 201;
     ctx.body = [

@@ -1,5 +1,5 @@
 import type { AccidentStatus, Severity, TrafficDomain } from "../../domain/traffic";
-import type { RouteSpec } from "../rest/schema-route";
+import { route, type RouteSpec } from "../rest/schema-route";
 import { checkPeriod, timeParam } from "./params";
 import { ACCIDENT_DETAIL, ACCIDENT_PAGE, ACCIDENT_PATCH, ACCIDENT_STATUS, Q, SEVERITY } from "./schemas";
 import * as shape from "./response-mappers";
@@ -68,7 +68,7 @@ export function accidentRoutes(d: TrafficDomain): RouteSpec[] {
       response: ACCIDENT_DETAIL,
       handler: (_ctx, { params }) => detail(params.accident_id),
     },
-    {
+    route({
       method: "patch",
       path: "/accidents/:accident_id",
       operationId: "updateAccidentStatus",
@@ -79,12 +79,9 @@ export function accidentRoutes(d: TrafficDomain): RouteSpec[] {
       body: ACCIDENT_PATCH,
       response: ACCIDENT_DETAIL,
       handler: async (_ctx, { params, body }) => {
-        const a = await d.accidents.setStatus(
-          params.accident_id,
-          (body as { status: AccidentStatus }).status,
-        );
+        const a = await d.accidents.setStatus(params.accident_id, body.status);
         return detail(a.id);
       },
-    },
+    }),
   ];
 }

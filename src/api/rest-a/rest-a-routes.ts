@@ -2,7 +2,7 @@ import type { CameraImageSource } from "../../domain/images";
 import type { TrafficDomain } from "../../domain/traffic";
 import { alertRoutes } from "../rest/alert-routes";
 import { withOpenApiRoute } from "../rest/openapi";
-import type { ReportRoutesDeps } from "../rest/reports-api";
+import type { ReportsApi } from "../rest/reports-api";
 import type { RouteSpec } from "../rest/schema-route";
 import { accidentRoutes } from "./accident-routes";
 import { analyticsRoutes } from "./analytics-routes";
@@ -25,21 +25,17 @@ const INFO = {
 };
 
 /** Every operation of variant A this face serves, and its OpenAPI document at /openapi.json. */
-export function restARoutes(
-  d: TrafficDomain,
-  images: CameraImageSource,
-  reports: ReportRoutesDeps,
-): RouteSpec[] {
+export function restARoutes(d: TrafficDomain, images: CameraImageSource, reports: ReportsApi): RouteSpec[] {
   const specs = [
     ...cameraRoutes(d, images),
     ...accidentRoutes(d),
     ...trafficRoutes(d),
     ...environmentRoutes(d),
     ...analyticsRoutes(d),
-    ...citizenReportRoutesA(reports.api),
-    ...reviewRoutes(reports.api, reports.maxBodyBytes),
-    ...alertRoutes(reports.api, reports.maxBodyBytes),
-    ...mediaRoutes(reports.api),
+    ...citizenReportRoutesA(reports),
+    ...reviewRoutes(reports),
+    ...alertRoutes(reports),
+    ...mediaRoutes(reports),
   ];
   return withOpenApiRoute(specs, INFO, REST_A_PREFIX);
 }

@@ -1,11 +1,10 @@
 import type { Reporter } from "../../domain/reports/report-model";
-import { badRequest } from "../../errors";
-import { parseJson, readBody } from "../http/read-body";
 import { requestOf } from "../http/request-context";
-import { REPORT_STATUS, REVIEW_DECISION, REVIEW_QUEUE } from "../rest/report-schemas";
+import { REVIEW_DECISION } from "../rest/report-requests";
+import { REPORT_STATUS, REVIEW_QUEUE } from "../rest/report-schemas";
 import { reportStatusBody } from "../rest/report-submission";
 import { requireOperator, type ReportsApi } from "../rest/reports-api";
-import type { RouteSpec } from "../rest/schema-route";
+import { route, type RouteSpec } from "../rest/schema-route";
 
 /** The reporter as an operator sees it: its contacts unless the report is anonymous. */
 function reviewedReporter(r: Reporter): Record<string, unknown> {
@@ -22,7 +21,7 @@ function reviewedReporter(r: Reporter): Record<string, unknown> {
  * priority first then oldest, with the evidence behind each score and the reporter's contacts; POST /reviews/{report_id}
  * `{decision: "confirm" | "reject", note}` -> the report's status; 409 when it was decided already.
  */
-export function reviewRoutes(api: ReportsApi, maxBodyBytes: number): RouteSpec[] {
+export function reviewRoutes(api: ReportsApi): RouteSpec[] {
   return [
     {
       method: "get",
@@ -55,7 +54,7 @@ export function reviewRoutes(api: ReportsApi, maxBodyBytes: number): RouteSpec[]
         };
       },
     },
-    {
+    route({
       method: "post",
       path: "/reviews/:report_id",
       operationId: "decideReview",
@@ -63,27 +62,18 @@ export function reviewRoutes(api: ReportsApi, maxBodyBytes: number): RouteSpec[]
       tag: "reviews",
       access: "operator",
       params: { report_id: "Report id" },
-      ownBody: { "application/json": REVIEW_DECISION },
+      body: REVIEW_DECISION,
       response: REPORT_STATUS,
       errors: { "409": "CONFLICT: the report was decided already" },
-      handler: async (ctx, { params }) => {
+      handler: async (ctx, { params, body }) => {
         requireOperator(ctx);
-        const body = parseJson(await readBody(ctx, maxBodyBytes)) as Record<string, unknown> | null;
-        if (!body || typeof body !== "object") throw badRequest("The body must be a JSON object");
-        const note = body.note;
-        if (note !== undefined && (typeof note !== "string" || note.length > 2000))
-          throw badRequest("note must be a string of at most 2000 characters", {
-            parameter: "note",
-            value: note,
-            expected: "string",
-          });
         const r = await api.review.decide(params.report_id, {
-          decision: body.decision as "confirm",
-          note: note as string | undefined,
+          decision: body.decision,
+          note: body.note,
           reviewer: requestOf(ctx).principal?.id ?? "anonymous",
         });
         return reportStatusBody(r);
       },
-    },
+    }),
   ];
 }

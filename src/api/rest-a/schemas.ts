@@ -1,3 +1,5 @@
+import { ACCIDENT_STATUSES } from "../../domain/traffic";
+import { closed, oneOfStrings } from "../rest/json-schema";
 import type { JsonSchema } from "../rest/schema-route";
 
 /**
@@ -202,12 +204,8 @@ export const AIR_HISTORY = obj({
   data: arr(obj({ timestamp: time, aqi: int, category: AQI_CATEGORY, pm25: num })),
 });
 
-export const ACCIDENT_PATCH: JsonSchema = {
-  type: "object",
-  required: ["status"],
-  additionalProperties: false,
-  properties: { status: ACCIDENT_STATUS },
-};
+/** PATCH /accidents/{accident_id}: the new status, nothing else. */
+export const ACCIDENT_PATCH = closed({ status: oneOfStrings(ACCIDENT_STATUSES) });
 
 export const ANALYTICS_SUMMARY = obj(
   {

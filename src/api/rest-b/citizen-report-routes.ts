@@ -1,4 +1,5 @@
-import { ACCIDENT_CREATED_B } from "../rest/report-schemas";
+import { ACCIDENT_B, REPORT_B } from "../rest/report-inputs";
+import { ACCIDENT_CREATED_B, reportSubmitted } from "../rest/report-schemas";
 import { reportAccidentRoute, reportStatusRoute, submitReportRoute } from "../rest/report-routes";
 import type { ReportsApi } from "../rest/reports-api";
 import type { RouteSpec } from "../rest/schema-route";
@@ -10,13 +11,21 @@ import type { RouteSpec } from "../rest/schema-route";
  */
 export function citizenReportRoutesB(api: ReportsApi): RouteSpec[] {
   return [
-    submitReportRoute(api, "b", "id, status, verification_status, priority", (res) => ({
-      id: res.report.id,
-      status: "submitted",
-      verification_status: "pending",
-      priority: res.expectedPriority,
-    })),
-    reportAccidentRoute(api, "b", "/accidents", ACCIDENT_CREATED_B, (res) => ({
+    submitReportRoute(
+      api,
+      {
+        body: REPORT_B,
+        answers: "id, status, verification_status, priority",
+        response: reportSubmitted("b"),
+      },
+      async (res) => ({
+        id: res.report.id,
+        status: "submitted",
+        verification_status: "pending",
+        priority: await api.submission.expectedPriority(res.report),
+      }),
+    ),
+    reportAccidentRoute(api, "/accidents", { body: ACCIDENT_B, response: ACCIDENT_CREATED_B }, (res) => ({
       id: res.report.id,
       status: "created",
       verification_status: "pending",

@@ -3,7 +3,7 @@ import type { EntitySource, GeoPoint, TrafficDomain } from "../../domain/traffic
 import type { FlowIntervals } from "../../domain/traffic/flow/flow-intervals";
 import type { PeriodStats } from "../../domain/traffic/flow/period-stats";
 import type { CursorCodec } from "../rest/cursor-codec";
-import type { ReportRoutesDeps } from "../rest/reports-api";
+import type { ReportsApi } from "../rest/reports-api";
 
 /** Where variant B is served (README.md "The faces"). */
 export const REST_B_PREFIX = "/api/v1";
@@ -21,5 +21,5 @@ export interface RestBDeps {
   entities: EntitySource;
   now: () => number;
   /** The citizen report and alert routes' parts. */
-  reports: ReportRoutesDeps;
+  reports: ReportsApi;
 }

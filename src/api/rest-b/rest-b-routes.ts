@@ -25,8 +25,8 @@ export function restBRoutes(b: RestBDeps): RouteSpec[] {
     ...trafficRoutes(b),
     ...environmentRoutes(b),
     ...analyticsRoutes(b),
-    ...citizenReportRoutesB(b.reports.api),
-    ...alertRoutes(b.reports.api, b.reports.maxBodyBytes),
+    ...citizenReportRoutesB(b.reports),
+    ...alertRoutes(b.reports),
   ];
   return withOpenApiRoute(specs, INFO, REST_B_PREFIX);
 }

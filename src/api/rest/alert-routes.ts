@@ -1,4 +1,3 @@
-import { parseJson, readBody } from "../http/read-body";
 import {
   ACTIVE_ALERTS,
   PUSH_KEY,
@@ -7,16 +6,16 @@ import {
   SUBSCRIPTION_REQUEST,
 } from "./alert-schemas";
 import { subscriptionBody, subscriptionScope, callerId, type ReportsApi } from "./reports-api";
-import type { RouteSpec } from "./schema-route";
+import { route, type RouteSpec } from "./schema-route";
 
 /**
  * Alerts of both REST variants (docs/reports-and-alerts.md "Alerts"):
  * POST /alerts/subscriptions -> 201 `{subscription_id, status: "active", message}`; GET lists the
  * caller's own; DELETE /alerts/subscriptions/{id} -> 204; GET /alerts/active -> `{alerts[]}`.
  */
-export function alertRoutes(api: ReportsApi, maxBodyBytes: number): RouteSpec[] {
+export function alertRoutes(api: ReportsApi): RouteSpec[] {
   return [
-    {
+    route({
       method: "post",
       path: "/alerts/subscriptions",
       operationId: "createAlertSubscription",
@@ -24,12 +23,24 @@ export function alertRoutes(api: ReportsApi, maxBodyBytes: number): RouteSpec[] 
         "Subscribe to alerts; a channel that is not configured, an unknown district or a missing target is a 400",
       tag: "alerts",
       access: "viewer",
-      ownBody: { "application/json": SUBSCRIPTION_REQUEST },
+      body: SUBSCRIPTION_REQUEST,
       status: 201,
       response: SUBSCRIBED,
-      handler: async (ctx) => {
+      handler: async (ctx, { body }) => {
         const s = await api.alertSubscriptions.create(
-          parseJson(await readBody(ctx, maxBodyBytes)),
+          {
+            userId: body.user_id,
+            alertTypes: body.alert_types,
+            locations: body.locations,
+            severityThreshold: body.severity_threshold,
+            channels: body.channels,
+            targets: {
+              email: body.email,
+              phone: body.phone,
+              webhook_url: body.webhook_url,
+              push_subscription: body.push_subscription,
+            },
+          },
           callerId(ctx),
         );
         const where = s.locations.length ? ` in ${s.locations.join(", ")}` : "";
@@ -39,7 +50,7 @@ export function alertRoutes(api: ReportsApi, maxBodyBytes: number): RouteSpec[] 
           message: `Subscribed to ${s.alertTypes.join(", ")} alerts${where} from ${s.severityThreshold} by ${s.channels.join(", ")}`,
         };
       },
-    },
+    }),
     {
       method: "get",
       path: "/alerts/subscriptions",

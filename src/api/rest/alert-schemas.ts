@@ -1,10 +1,16 @@
 import { ALERT_SEVERITIES, ALERT_TYPES } from "../../domain/alerts/alert-severity";
+import {
+  EMAIL_PATTERN,
+  MAX_SUBSCRIPTION_LIST,
+  MAX_SUBSCRIPTION_TEXT,
+  PHONE_PATTERN,
+} from "../../domain/alerts/subscription-request";
 import { ALERT_CHANNELS } from "../../jobs/senders/alert-job";
 import { arr, closed, input, nullable, num, oneOfStrings, str, time } from "./json-schema";
 
 /**
- * The alert bodies of both REST variants (docs/reports-and-alerts.md "Alerts"): the subscription request as the domain reads it and the answers
- * as closed schemas.
+ * The alert bodies of both REST variants (docs/reports-and-alerts.md "Alerts"): the subscription request,
+ * which the routes validate with, and the answers as closed schemas.
  */
 
 const TYPES = arr(oneOfStrings(ALERT_TYPES));
@@ -14,18 +20,34 @@ const CHANNELS = arr(oneOfStrings(ALERT_CHANNELS));
 /** POST /alerts/subscriptions: what to be warned of, where, and where each channel delivers. */
 export const SUBSCRIPTION_REQUEST = input(
   {
-    user_id: { ...str, maxLength: 200, description: "defaults to the caller" },
-    alert_types: TYPES,
-    locations: arr({ ...str, description: "a district name or id; none = the whole city" }),
+    user_id: { ...str, maxLength: MAX_SUBSCRIPTION_TEXT, description: "defaults to the caller" },
+    alert_types: { ...arr(oneOfStrings(ALERT_TYPES), MAX_SUBSCRIPTION_LIST), minItems: 1 },
+    locations: arr(
+      { ...str, description: "a district name or id; none = the whole city" },
+      MAX_SUBSCRIPTION_LIST,
+    ),
     severity_threshold: { ...SEVERITY, default: "minor" },
-    channels: CHANNELS,
-    email: { ...str, maxLength: 200, description: "target of the email channel" },
-    phone: { ...str, pattern: "^\\+?[0-9 ]{6,20}$", description: "target of the sms channel" },
-    webhook_url: { ...str, format: "uri", description: "target of the webhook channel (http or https)" },
-    push_subscription: input({ endpoint: str, keys: input({ p256dh: str, auth: str }, ["p256dh", "auth"]) }, [
-      "endpoint",
-      "keys",
-    ]),
+    channels: { ...arr(oneOfStrings(ALERT_CHANNELS), MAX_SUBSCRIPTION_LIST), minItems: 1 },
+    email: {
+      ...str,
+      maxLength: MAX_SUBSCRIPTION_TEXT,
+      pattern: EMAIL_PATTERN,
+      description: "target of the email channel",
+    },
+    phone: { ...str, pattern: PHONE_PATTERN, description: "target of the sms channel" },
+    webhook_url: {
+      ...str,
+      format: "uri",
+      pattern: "^https?://",
+      description: "target of the webhook channel (http or https)",
+    },
+    push_subscription: input(
+      {
+        endpoint: { ...str, pattern: "^https://" },
+        keys: input({ p256dh: str, auth: str }, ["p256dh", "auth"]),
+      },
+      ["endpoint", "keys"],
+    ),
   },
   ["alert_types", "channels"],
 );

@@ -25,6 +25,21 @@ export function openApiPath(koaPath: string): string {
 }
 
 /**
+ * The request bodies of a route by media type: the JSON body's schema, and the form's (its fields and
+ * its files' field), the same schemas the route validates with.
+ */
+function requestContent(s: RouteSpec): Record<string, { schema: JsonSchema }> | undefined {
+  const content: Record<string, { schema: JsonSchema }> = {};
+  if (s.body) content["application/json"] = { schema: s.body };
+  if (s.form) {
+    const fields = s.form.fields;
+    const properties = { ...(fields.properties as object), [s.form.files.name]: s.form.files.schema };
+    content["multipart/form-data"] = { schema: { ...fields, properties } };
+  }
+  return Object.keys(content).length ? content : undefined;
+}
+
+/**
  * The OpenAPI 3.1 document of a REST face, made from the same route specs (and schemas) the routes
  * validate with.
  */
@@ -69,6 +84,12 @@ export function buildOpenApi(
       responses["403"] = err("FORBIDDEN");
       responses["429"] = err("RATE_LIMIT_EXCEEDED");
     }
+    const content = requestContent(s);
+    if (content) {
+      const types = Object.keys(content).join(" or ");
+      responses["413"] = err("INVALID_REQUEST: the body is over its size limit");
+      responses["415"] = err(`INVALID_REQUEST: the body is not ${types}`);
+    }
     for (const [status, d] of Object.entries(s.errors ?? {})) responses[status] = err(d);
     const op: Record<string, unknown> = {
       operationId: s.operationId,
@@ -78,11 +99,7 @@ export function buildOpenApi(
       responses,
     };
     if (s.access !== "public") op["x-required-role"] = s.access;
-    if (s.body) op.requestBody = { required: true, content: { "application/json": { schema: s.body } } };
-    else if (s.ownBody) {
-      const content = Object.fromEntries(Object.entries(s.ownBody).map(([t, schema]) => [t, { schema }]));
-      op.requestBody = { required: true, content };
-    }
+    if (content) op.requestBody = { required: true, content };
     (paths[openApiPath(s.path)] ??= {})[s.method] = op;
   }
   return {

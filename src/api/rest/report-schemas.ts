@@ -1,93 +1,16 @@
-import { ACCIDENT_SEVERITIES, REPORT_SEVERITIES, REPORT_TYPES } from "../../domain/reports/report-model";
-import { LAT_RANGE, LON_RANGE, MAX_IMAGES } from "../../domain/reports/report-input";
-import { arr, closed, input, int, nullable, num, oneOfStrings, str, time } from "./json-schema";
-import type { JsonSchema } from "./schema-route";
+import { REPORT_SEVERITIES, REPORT_TYPES } from "../../domain/reports/report-model";
+import { MAX_IMAGES } from "../../domain/reports/report-rules";
+import { arr, closed, int, nullable, num, oneOfStrings, str, time, type JsonSchema } from "./json-schema";
 
 /**
- * The citizen report and review bodies of both REST variants (docs/rest.md,
- * docs/reports-and-alerts.md "Review"): the requests as the domain reads them and
- * the answers as closed schemas, so the OpenAPI documents say exactly what is sent.
+ * The answers of the citizen report and review routes of both REST variants (docs/rest.md,
+ * docs/reports-and-alerts.md "Review") as closed schemas, so the OpenAPI documents say exactly what is
+ * sent. The request bodies are in report-requests.ts.
  */
 
 const TYPE = oneOfStrings(REPORT_TYPES);
 const SEVERITY = oneOfStrings(REPORT_SEVERITIES);
-const ANY_SEVERITY = oneOfStrings([...REPORT_SEVERITIES, ...ACCIDENT_SEVERITIES.slice(0, 3)]);
-const text = (min: number, max: number): JsonSchema => ({ type: "string", minLength: min, maxLength: max });
 const PRIORITY = oneOfStrings(["none", "normal", "high"]);
-
-const POINT_IN = input(
-  {
-    lat: { ...num, minimum: LAT_RANGE[0], maximum: LAT_RANGE[1] },
-    lon: { ...num, minimum: LON_RANGE[0], maximum: LON_RANGE[1] },
-  },
-  ["lat", "lon"],
-);
-const IMAGES_IN = { ...arr({ ...str, description: "base64 (or a data: URL)" }, MAX_IMAGES) };
-/** A reporter: a name alone, or an object; none (or no name and no contact) is anonymous. */
-const who = (contact: Record<string, JsonSchema>): JsonSchema => ({
-  anyOf: [text(1, 100), input({ name: text(1, 100), ...contact, is_anonymous: { type: "boolean" } })],
-});
-const REPORTER_A = who({ phone: text(3, 30), email: text(3, 200) });
-const REPORTER_B = who({ contact: { ...text(3, 200), description: "a phone number or an email address" } });
-
-/** JSON body of POST /citizen-reports (docs/rest.md; B's reporter has `contact`). */
-export const reportJsonBody = (variant: "a" | "b"): JsonSchema =>
-  input(
-    {
-      category: TYPE,
-      title: text(10, 100),
-      description: text(20, 1000),
-      location: POINT_IN,
-      severity: ANY_SEVERITY,
-      images: IMAGES_IN,
-      reporter: variant === "a" ? REPORTER_A : REPORTER_B,
-      source: oneOfStrings(["web", "mobile", "api"]),
-    },
-    ["category", "description", "location"],
-  );
-
-/** JSON body of A's POST /accidents/report and B's POST /accidents. */
-export const accidentReportBody = (variant: "a" | "b"): JsonSchema =>
-  input(
-    {
-      title: text(10, 100),
-      description: text(20, 1000),
-      location: POINT_IN,
-      severity: ANY_SEVERITY,
-      images: IMAGES_IN,
-      ...(variant === "a"
-        ? {
-            reporter: REPORTER_A,
-            vehicles_involved: { ...int, minimum: 0, maximum: 1000 },
-            injuries: { ...int, minimum: 0, maximum: 1000 },
-          }
-        : { reported_by: REPORTER_A }),
-    },
-    ["description", "location"],
-  );
-
-/** The form-based submission: text fields and up to five image files in `images`. */
-export const REPORT_FORM: JsonSchema = input(
-  {
-    type: TYPE,
-    title: text(10, 100),
-    description: text(20, 1000),
-    latitude: { ...num, minimum: LAT_RANGE[0], maximum: LAT_RANGE[1] },
-    longitude: { ...num, minimum: LON_RANGE[0], maximum: LON_RANGE[1] },
-    severity: SEVERITY,
-    reporter_name: text(1, 100),
-    reporter_phone: text(3, 30),
-    reporter_email: text(3, 200),
-    is_anonymous: { type: "boolean" },
-    source: oneOfStrings(["web", "mobile"]),
-    device_info: text(1, 200),
-    images: arr(
-      { type: "string", contentMediaType: "image/*", description: "an image file (8 MiB at most)" },
-      MAX_IMAGES,
-    ),
-  },
-  ["type", "title", "description", "latitude", "longitude"],
-);
 
 /** A's answer to a JSON POST /citizen-reports. */
 const SUBMITTED_A = closed({
@@ -191,9 +114,3 @@ export const REVIEW_QUEUE = closed({
     }),
   ),
 });
-
-/** POST /reviews/{report_id}. */
-export const REVIEW_DECISION = input(
-  { decision: oneOfStrings(["confirm", "reject"]), note: { ...str, maxLength: 2000 } },
-  ["decision"],
-);

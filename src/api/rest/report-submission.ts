@@ -1,40 +1,10 @@
 import type { Context } from "koa";
-import { AppError } from "../../errors";
-import { parseReportForm, MAX_IMAGE_BYTES, MAX_IMAGES } from "../../domain/reports/report-input";
 import type { CitizenReport, ReportInput } from "../../domain/reports/report-model";
-import { readMultipart } from "../http/multipart";
-import { parseJson, readBody } from "../http/read-body";
+import { MAX_IMAGE_BYTES, MAX_IMAGES } from "../../domain/reports/report-rules";
 import { requestOf } from "../http/request-context";
 
 /** A JSON report body may carry 5 base64 images of 8 MiB each (docs/reports-and-alerts.md), plus the text. */
 export const REPORT_JSON_LIMIT = Math.ceil((MAX_IMAGES * MAX_IMAGE_BYTES * 4) / 3) + 64 * 1024;
-
-/** True for a multipart/form-data request. */
-export const isMultipart = (ctx: Context): boolean => ctx.is("multipart/form-data") === "multipart/form-data";
-
-/** The JSON body of a report request (415 for another media type). */
-export async function reportJson(ctx: Context): Promise<unknown> {
-  if (!ctx.is("application/json"))
-    throw new AppError("UnsupportedMediaType", "Send application/json or multipart/form-data");
-  return parseJson(await readBody(ctx, REPORT_JSON_LIMIT));
-}
-
-/** The form-based submission (docs/reports-and-alerts.md): fields and `images` files, busboy with limits. */
-export async function reportForm(ctx: Context): Promise<ReportInput> {
-  const form = await readMultipart(ctx, {
-    files: MAX_IMAGES,
-    fileBytes: MAX_IMAGE_BYTES,
-    fields: 30,
-    fieldBytes: 16 * 1024,
-  });
-  return withReporter(
-    ctx,
-    parseReportForm(
-      form.fields,
-      form.files.map((f) => f.bytes),
-    ),
-  );
-}
 
 /** Adds the authenticated caller (auth gate's principal) to the reporter. */
 export function withReporter(ctx: Context, input: ReportInput): ReportInput {
@@ -93,5 +63,4 @@ export function reportModelBody(r: CitizenReport): Record<string, unknown> {
 /** The errors of a report submission beyond every route's, as the OpenAPI documents give them. */
 export const SUBMISSION_ERRORS: Record<string, string> = {
   "413": "INVALID_REQUEST: the body, an image or a file is over its limit",
-  "415": "INVALID_REQUEST: the body is neither application/json nor multipart/form-data",
 };

@@ -9,18 +9,12 @@ import { requestOf } from "../http/request-context";
 
 /** What the report, review and alert routes of every face use. */
 export interface ReportsApi {
-  submission: Pick<SubmissionService, "submit">;
+  submission: Pick<SubmissionService, "submit" | "expectedPriority">;
   review: Pick<ReviewService, "queue" | "report" | "decide" | "all">;
   alertSubscriptions: Pick<AlertSubscriptions, "create" | "list" | "delete">;
   activeAlerts(): Promise<AlertMessage[]>;
   media: Pick<MediaStore, "fileOf">;
   vapidPublicKey: string;
-}
-
-/** What the report, review and alert routes are built from: the domain's parts and the body limit. */
-export interface ReportRoutesDeps {
-  api: ReportsApi;
-  maxBodyBytes: number;
 }
 
 /** The caller's id for ownership ("anonymous" while no auth gate has set a principal). */

@@ -20,8 +20,7 @@ export function restAFace(
   gate?: RouteGate,
 ): Face {
   const router = faceRouter(REST_A_PREFIX);
-  const maxBodyBytes = config.server.maxBodyBytes;
-  registerSpecRoutes(router, restARoutes(traffic, images, { api: reports, maxBodyBytes }), {
+  registerSpecRoutes(router, restARoutes(traffic, images, reports), {
     gate,
     maxBodyBytes: config.server.maxBodyBytes,
   });

@@ -40,7 +40,7 @@ export function restBFace(
     near: (centre, metres) => traffic.near(centre, metres),
     entities,
     now: Date.now,
-    reports: { api: reports, maxBodyBytes: config.server.maxBodyBytes },
+    reports,
   });
   const router = faceRouter(REST_B_PREFIX);
   registerSpecRoutes(router, routes, { gate, maxBodyBytes: config.server.maxBodyBytes });

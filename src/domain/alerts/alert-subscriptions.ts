@@ -5,16 +5,11 @@ import { ALERT_CHANNELS, type AlertChannel } from "../../jobs/senders/alert-job"
 import type { CityPlaces } from "../city-places";
 import { GraphAccess, objectsOf, valueOf } from "../graph-access";
 import { TRAFFIC_ENTITY_CONTEXT } from "../vocabulary";
-import { ALERT_SEVERITIES, ALERT_TYPES, type AlertSeverity, type AlertType } from "./alert-severity";
+import type { AlertSeverity, AlertType } from "./alert-severity";
 import { SubscriptionIndex } from "./subscription-index";
+import { checkSubscription, type ChannelTargets, type SubscriptionRequest } from "./subscription-request";
 
-/** Where each channel of a subscription delivers. */
-export interface ChannelTargets {
-  email?: string;
-  phone?: string;
-  webhook_url?: string;
-  push_subscription?: { endpoint: string; keys: { p256dh: string; auth: string } };
-}
+export type { ChannelTargets, SubscriptionRequest } from "./subscription-request";
 
 /** An alert subscription, listed and deleted by its owner (docs/reports-and-alerts.md "Alerts"). */
 export interface AlertSubscription {
@@ -37,43 +32,6 @@ export interface AlertSubscription {
 
 const subEntityId = (id: string) => `urn:ngsi-ld:AlertSubscription:${id}`;
 const prop = (value: unknown) => ({ type: "Property", value });
-
-function strings(
-  b: Record<string, unknown>,
-  name: string,
-  allowed?: readonly string[],
-  required = true,
-): string[] {
-  const v = b[name];
-  if (v === undefined || v === null) {
-    if (required)
-      throw new AppError("InvalidRequest", `The field '${name}' is required`, { parameter: name });
-    return [];
-  }
-  if (!Array.isArray(v) || v.some((x) => typeof x !== "string") || v.length > 50)
-    throw badRequest(`The field '${name}' must be an array of strings`, {
-      parameter: name,
-      value: v,
-      expected: "array of string",
-    });
-  const out = [...new Set((v as string[]).map((s) => (allowed ? s.toLowerCase() : s.trim())))];
-  if (allowed) {
-    const bad = out.find((s) => !allowed.includes(s));
-    if (bad !== undefined)
-      throw badRequest(`Unknown value in '${name}': ${bad}`, {
-        parameter: name,
-        value: bad,
-        expected: allowed.join(", "),
-      });
-  }
-  if (required && out.length === 0)
-    throw badRequest(`'${name}' must not be empty`, {
-      parameter: name,
-      value: v,
-      expected: "at least one value",
-    });
-  return out;
-}
 
 /**
  * Alert subscriptions: validated requests become AlertSubscription entities in the graph; an index of
@@ -127,19 +85,23 @@ export class AlertSubscriptions {
   }
 
   /**
-   * `POST /alerts/subscriptions`: 400 for a bad value, an unknown district, an unconfigured channel or a
-   * webhook / push URL the outbound policy refuses.
+   * A new subscription (`POST /alerts/subscriptions`): 400 when a rule of the request is broken
+   * (subscription-request.ts), a district is unknown, a channel is not configured or the outbound policy
+   * refuses a webhook or push URL.
    */
-  async create(raw: unknown, owner: string): Promise<AlertSubscription> {
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw))
-      throw new AppError("InvalidRequest", "The body must be a JSON object");
-    const b = raw as Record<string, unknown>;
-    const userId = typeof b.user_id === "string" && b.user_id.trim() ? b.user_id.trim().slice(0, 200) : owner;
-    const alertTypes = strings(b, "alert_types", ALERT_TYPES) as AlertType[];
-    const channels = strings(b, "channels", ALERT_CHANNELS) as AlertChannel[];
-    const locations = strings(b, "locations", undefined, false);
+  async create(req: SubscriptionRequest, owner: string): Promise<AlertSubscription> {
+    const r = checkSubscription(req, owner);
+    for (const c of r.channels)
+      if (!this.configured(c))
+        throw badRequest(`The ${c} channel is not configured on this service`, {
+          parameter: "channels",
+          value: c,
+          expected: ALERT_CHANNELS.filter((x) => this.configured(x)).join(", "),
+        });
+    if (r.targets.webhook_url) this.checkUrl(r.targets.webhook_url, "webhook_url");
+    if (r.targets.push_subscription) this.checkUrl(r.targets.push_subscription.endpoint, "push_subscription");
     const districts: string[] = [];
-    for (const name of locations) {
+    for (const name of r.locations) {
       const d = await this.places.districtNamed(name);
       if (!d)
         throw badRequest(`Unknown district: ${name}`, {
@@ -149,28 +111,20 @@ export class AlertSubscriptions {
         });
       districts.push(d.entityId);
     }
-    const sev = b.severity_threshold ?? "minor";
-    if (typeof sev !== "string" || !(ALERT_SEVERITIES as readonly string[]).includes(sev.toLowerCase()))
-      throw badRequest("Unknown severity_threshold", {
-        parameter: "severity_threshold",
-        value: sev,
-        expected: ALERT_SEVERITIES.join(", "),
-      });
-    const targets = this.targets(b, channels);
     const id = randomUUID();
     const doc: Record<string, unknown> = {
       id: subEntityId(id),
       type: "AlertSubscription",
-      userId: prop(userId),
+      userId: prop(r.userId),
       reporterId: prop(owner),
-      alertTypes: prop(alertTypes),
-      severityThreshold: prop(sev.toLowerCase()),
-      channels: prop(channels),
-      channelTargets: prop(targets),
+      alertTypes: prop(r.alertTypes),
+      severityThreshold: prop(r.severityThreshold),
+      channels: prop(r.channels),
+      channelTargets: prop(r.targets),
       status: prop("active"),
       "@context": [...TRAFFIC_ENTITY_CONTEXT],
     };
-    if (locations.length) doc.name = prop(locations);
+    if (r.locations.length) doc.name = prop(r.locations);
     if (districts.length) doc.refDistrict = { type: "Relationship", object: districts };
     await this.graph.create(doc);
     const e = await this.graph.read(subEntityId(id));
@@ -191,71 +145,6 @@ export class AlertSubscriptions {
       throw notFound(`Alert subscription ${id} does not exist`, { id });
     await this.graph.delete(s.entityId);
     this.apply(s.entityId, null);
-  }
-
-  private targets(b: Record<string, unknown>, channels: AlertChannel[]): ChannelTargets {
-    const t: ChannelTargets = {};
-    for (const c of channels) {
-      if (!this.configured(c))
-        throw badRequest(`The ${c} channel is not configured on this service`, {
-          parameter: "channels",
-          value: c,
-          expected: ALERT_CHANNELS.filter((x) => this.configured(x)).join(", "),
-        });
-      if (c === "email") {
-        if (
-          typeof b.email !== "string" ||
-          !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(b.email) ||
-          b.email.length > 200
-        )
-          throw badRequest("The email channel needs an 'email' address", {
-            parameter: "email",
-            value: b.email,
-            expected: "an email address",
-          });
-        t.email = b.email;
-      } else if (c === "sms") {
-        if (typeof b.phone !== "string" || !/^\+?[0-9 ]{6,20}$/.test(b.phone))
-          throw badRequest("The sms channel needs a 'phone' number", {
-            parameter: "phone",
-            value: b.phone,
-            expected: "a phone number",
-          });
-        t.phone = b.phone.replace(/\s+/g, "");
-      } else if (c === "webhook") {
-        let u: URL | undefined;
-        try {
-          u = new URL(String(b.webhook_url));
-        } catch {
-          u = undefined;
-        }
-        if (!u || (u.protocol !== "http:" && u.protocol !== "https:"))
-          throw badRequest("The webhook channel needs a 'webhook_url' (http or https)", {
-            parameter: "webhook_url",
-            value: b.webhook_url,
-            expected: "an http(s) URL",
-          });
-        t.webhook_url = u.toString();
-        this.checkUrl(t.webhook_url, "webhook_url");
-      } else {
-        const p = b.push_subscription as ChannelTargets["push_subscription"] | undefined;
-        if (
-          !p ||
-          typeof p.endpoint !== "string" ||
-          !/^https:\/\//.test(p.endpoint) ||
-          typeof p.keys?.p256dh !== "string" ||
-          typeof p.keys?.auth !== "string"
-        )
-          throw badRequest("The push channel needs a 'push_subscription' {endpoint, keys{p256dh, auth}}", {
-            parameter: "push_subscription",
-            value: p,
-            expected: "a Web Push subscription",
-          });
-        this.checkUrl(p.endpoint, "push_subscription");
-        t.push_subscription = { endpoint: p.endpoint, keys: { p256dh: p.keys.p256dh, auth: p.keys.auth } };
-      }
-    }
-    return t;
   }
 }
 

@@ -22,6 +22,17 @@ export type ReportSeverity = (typeof REPORT_SEVERITIES)[number];
 export const ACCIDENT_SEVERITIES = ["minor", "moderate", "severe", "critical"] as const;
 export type AccidentSeverity = (typeof ACCIDENT_SEVERITIES)[number];
 
+/** True for a report kind of the stored model. */
+export const isReportType = (s: string): s is ReportType => (REPORT_TYPES as readonly string[]).includes(s);
+
+const isAccidentSeverity = (s: string): s is AccidentSeverity =>
+  (ACCIDENT_SEVERITIES as readonly string[]).includes(s);
+
+/** A severity of either scale as a report severity: minor -> low, moderate -> medium, severe -> high. */
+export function reportSeverityOf(s: ReportSeverity | AccidentSeverity): ReportSeverity {
+  return isAccidentSeverity(s) ? REPORT_SEVERITIES[ACCIDENT_SEVERITIES.indexOf(s)] : s;
+}
+
 /** Report severity -> accident severity (docs/reports-and-alerts.md "Review"). */
 export const ACCIDENT_SEVERITY_OF: Record<ReportSeverity, AccidentSeverity> = {
   low: "minor",
@@ -40,9 +51,6 @@ export type ReviewPriority = "none" | "normal" | "high";
 /** Where a report came from (stored model `metadata.source`). */
 export type ReportSource = "web" | "mobile" | "api";
 
-/** The submission form, which decides the response shape. */
-export type SubmissionForm = "a" | "a-accident" | "b" | "b-accident" | "form" | "graphql" | "open311";
-
 /** Who reported. `principalId` is the authenticated caller (unknown while auth is off). */
 export interface Reporter {
   name?: string;
@@ -52,7 +60,10 @@ export interface Reporter {
   principalId?: string;
 }
 
-/** A validated submission, before images are processed and the entity is written. */
+/**
+ * A submission as every face hands it to the domain (checked by report-rules.ts), before images are
+ * processed and the entity is written.
+ */
 export interface ReportInput {
   type: ReportType;
   title?: string;
@@ -64,7 +75,6 @@ export interface ReportInput {
   /** Raw image bytes (decoded base64 or uploaded files), at most 5. */
   images: Buffer[];
   source: ReportSource;
-  form: SubmissionForm;
   vehiclesInvolved?: number;
   injuries?: number;
   deviceInfo?: string;

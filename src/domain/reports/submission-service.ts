@@ -4,6 +4,7 @@ import type { CityPlaces } from "../city-places";
 import { GraphAccess } from "../graph-access";
 import { reportDocument, reportOf } from "./report-entity";
 import { MediaStore, normalizeImage } from "./report-images";
+import { checkReport } from "./report-rules";
 import { reportEntityId, type CitizenReport, type ReportInput, type ReviewPriority } from "./report-model";
 import { EVIDENCE_METRES, ReportNeighbours } from "./report-neighbours";
 import { scoreReport } from "./verification-score";
@@ -12,10 +13,22 @@ import type { VerificationService } from "./verification-service";
 /** What a submission answers, before each face maps it to its own shape. */
 export interface SubmissionResult {
   report: CitizenReport;
-  /** The priority the evidence at submission time gives (B `priority`); the job writes the final one. */
-  expectedPriority: ReviewPriority;
   /** A human string (A `estimated_verification_time`), e.g. "1 minute". */
   estimatedVerificationTime: string;
+}
+
+/** What submission works with. */
+export interface SubmissionDeps {
+  graph: GraphAccess;
+  places: CityPlaces;
+  media: MediaStore;
+  verification: VerificationService;
+  /** The public URL of a stored image file name. */
+  mediaUrl(name: string): string;
+  /** How many reports wait for an operator (for the estimate). */
+  reviewBacklog(): Promise<number>;
+  /** How long a new report waits before its verification runs, ms (default 0). */
+  verifyDelayMs?: number;
 }
 
 /** Minutes an operator takes per queued review, for the estimate. */
@@ -30,23 +43,23 @@ const REVIEW_MINUTES_EACH = 2;
  */
 export class SubmissionService {
   private readonly neighbours: ReportNeighbours;
+  private readonly graph: GraphAccess;
+  private readonly places: CityPlaces;
+  private readonly verification: VerificationService;
 
-  constructor(
-    private readonly graph: GraphAccess,
-    private readonly places: CityPlaces,
-    private readonly media: MediaStore,
-    private readonly verification: VerificationService,
-    /** The public URL of a stored image file name. */
-    private readonly mediaUrl: (name: string) => string,
-    /** How many reports wait for an operator (for the estimate). */
-    private readonly reviewBacklog: () => Promise<number>,
-    private readonly verifyDelayMs = 0,
-  ) {
-    this.neighbours = new ReportNeighbours(graph);
+  constructor(private readonly deps: SubmissionDeps) {
+    this.graph = deps.graph;
+    this.places = deps.places;
+    this.verification = deps.verification;
+    this.neighbours = new ReportNeighbours(deps.graph);
   }
 
-  /** Submits a validated report; resolves once the entity is durable and its verification queued. */
-  async submit(input: ReportInput): Promise<SubmissionResult> {
+  /**
+   * Submits a report once it keeps the domain's rules (report-rules.ts: a 4xx and nothing stored when it
+   * does not); resolves once the entity is durable and its verification queued.
+   */
+  async submit(submitted: ReportInput): Promise<SubmissionResult> {
+    const input = checkReport(submitted);
     const jpegs: Buffer[] = [];
     for (let i = 0; i < input.images.length; i++) jpegs.push(await normalizeImage(input.images[i], i));
     const now = new Date();
@@ -57,7 +70,7 @@ export class SubmissionService {
     ]);
     const address = await this.places.addressOf(input.lon, input.lat, cameras);
     const names: string[] = [];
-    for (const j of jpegs) names.push(await this.media.put(j));
+    for (const j of jpegs) names.push(await this.deps.media.put(j));
     const entityId = reportEntityId(randomUUID());
     const doc = reportDocument(
       entityId,
@@ -67,7 +80,7 @@ export class SubmissionService {
         nearbyCameras: cameras.map((c) => c.entityId),
         districtId: district?.entityId,
         duplicateOf,
-        images: names.map(this.mediaUrl),
+        images: names.map((n) => this.deps.mediaUrl(n)),
       },
       now.toISOString(),
     );
@@ -76,21 +89,23 @@ export class SubmissionService {
     const stored = await this.graph.read(entityId);
     if (!stored) throw new AppError("InternalError", `report ${entityId} not readable after its write`);
     const report = reportOf(stored);
-    // only variant B shows the priority at once: the score of the evidence there is now
-    const expected =
-      input.form !== "b"
-        ? "normal"
-        : duplicateOf?.includes(":CitizenReport:")
-          ? "none"
-          : scoreReport(await this.verification.facts(report)).priority;
-    return { report, expectedPriority: expected, estimatedVerificationTime: await this.estimate(expected) };
+    return { report, estimatedVerificationTime: await this.estimate() };
   }
 
-  private async estimate(priority: ReviewPriority): Promise<string> {
-    let minutes = Math.ceil(this.verifyDelayMs / 60_000);
-    if (priority !== "none")
-      minutes += (await this.reviewBacklog()) * REVIEW_MINUTES_EACH + REVIEW_MINUTES_EACH;
-    minutes = Math.max(1, minutes);
+  /**
+   * The review priority the evidence near a report just submitted gives now (B `priority`); its
+   * verification job writes the final one. A duplicate of another report is not reviewed: `none`.
+   */
+  async expectedPriority(report: CitizenReport): Promise<ReviewPriority> {
+    if (report.duplicateOf?.includes(":CitizenReport:")) return "none";
+    return scoreReport(await this.verification.facts(report)).priority;
+  }
+
+  /** The delay, then an operator's turn behind the reports already waiting for review. */
+  private async estimate(): Promise<string> {
+    const delay = Math.ceil((this.deps.verifyDelayMs ?? 0) / 60_000);
+    const review = (await this.deps.reviewBacklog()) * REVIEW_MINUTES_EACH + REVIEW_MINUTES_EACH;
+    const minutes = Math.max(1, delay + review);
     return minutes === 1 ? "1 minute" : `${minutes} minutes`;
   }
 }

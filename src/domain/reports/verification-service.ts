@@ -25,6 +25,17 @@ export const verifyJob = (reportId: string, priority?: number): VerifyJob => ({
   priority,
 });
 
+/** What verification works with. */
+export interface VerificationDeps {
+  graph: GraphAccess;
+  /** Serializes the read-decide-write of one report between verification and review. */
+  locks: KeyedLock;
+  /** How long a new report waits before its verification runs, ms (default 0). */
+  delayMs?: number;
+  /** Where the outcome of each verification is logged (debug level). */
+  log?: (msg: string, fields?: object) => void;
+}
+
 /**
  * Verification of citizen reports (docs/reports-and-alerts.md "Verification"):
  * gathers the evidence near the report in the graph, scores it (verification-score.ts), and writes
@@ -37,14 +48,17 @@ export class VerificationService {
   private queue?: JobQueue<VerifyJob>;
   private reports?: { at: number; list: Promise<CitizenReport[]> };
 
-  constructor(
-    private readonly graph: GraphAccess,
-    /** Serializes the read-decide-write of one report between verification and review. */
-    private readonly locks: KeyedLock,
-    private readonly delayMs = 0,
-    private readonly log: (msg: string, fields?: object) => void = () => undefined,
-  ) {
-    this.neighbours = new ReportNeighbours(graph);
+  private readonly graph: GraphAccess;
+  private readonly locks: KeyedLock;
+  private readonly delayMs: number;
+  private readonly log: (msg: string, fields?: object) => void;
+
+  constructor(deps: VerificationDeps) {
+    this.graph = deps.graph;
+    this.locks = deps.locks;
+    this.delayMs = deps.delayMs ?? 0;
+    this.log = deps.log ?? (() => undefined);
+    this.neighbours = new ReportNeighbours(deps.graph);
   }
 
   /** Sets the queue the jobs go to (built with this service's {@link run}). */

@@ -142,3 +142,14 @@ export async function until(
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** How many CitizenReport entities the service at `base` holds (its NGSI-LD count). */
+export async function storedReports(base: string): Promise<number> {
+  const res = await fetch(`${base}/ngsi-ld/v1/entities?type=CitizenReport&count=true&limit=0`, {
+    headers: {
+      Link: `<${TRAFFIC_CTX[0]}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
+    },
+  });
+  await res.arrayBuffer();
+  return Number(res.headers.get("NGSILD-Results-Count") ?? "-1");
+}

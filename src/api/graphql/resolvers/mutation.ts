@@ -2,6 +2,7 @@ import { GraphQLError } from "graphql";
 import type { CameraStatus } from "../../../domain/traffic";
 import { AppError } from "../../../errors";
 import type { GraphqlContext } from "../graphql-context";
+import { reportInputOf, type CitizenReportArgs } from "../report-input";
 import type { Resolvers } from "./resolver-map";
 
 /** §4.11 mutations. */
@@ -13,7 +14,7 @@ export const mutationResolvers: Resolvers = {
       }
       return ctx.setCameraStatus(a.id, a.status.toLowerCase() as CameraStatus);
     },
-    submitCitizenReport: async (_r, a: { input: Record<string, unknown> }, ctx: GraphqlContext) => {
+    submitCitizenReport: async (_r, a: { input: CitizenReportArgs }, ctx: GraphqlContext) => {
       if (!ctx.submitReport) {
         throw new GraphQLError(
           "submitCitizenReport is not available: this build has no citizen report service",
@@ -24,8 +25,7 @@ export const mutationResolvers: Resolvers = {
       }
       if (!ctx.mayReport(ctx.principal))
         throw new AppError("AccessDenied", "Submitting a report needs the report permission");
-      const input = { ...a.input, category: String(a.input.category).toLowerCase() };
-      return ctx.submitReport(input, ctx.principal);
+      return ctx.submitReport(reportInputOf(a.input, ctx.principal));
     },
   },
 };
