@@ -1,9 +1,9 @@
 import { Ajv2020 } from "ajv/dist/2020";
 import { expect } from "chai";
-import { RestAClient } from "./helpers/rest-a-client";
-import { RestBClient } from "./helpers/rest-b-client";
-import { smallJpeg, storedReports } from "./helpers/report-fixtures";
-import { startTestApp, type TestApp } from "./helpers/test-app";
+import { RestAClient } from "../helpers/rest-a-client";
+import { RestBClient } from "../helpers/rest-b-client";
+import { smallJpeg, storedReports } from "../helpers/report-fixtures";
+import { startTestApp, type TestApp } from "../helpers/test-app";
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
