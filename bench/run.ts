@@ -18,7 +18,7 @@ import { benchQueries } from "./query";
  * machine over loopback with durability on. See docs/performance.md for what each scenario does.
  */
 
-/** Decimal units: the "2.5 GB" is read strictly as 2.5e9 bytes. */
+/** Decimal units: a bar of "2.5 GB" is read strictly as 2.5e9 bytes. */
 const MB = 1e6;
 const GB = 1e9;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

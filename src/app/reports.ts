@@ -17,6 +17,7 @@ import { TRAFFIC_ENTITY_CONTEXT } from "../domain/vocabulary";
 import type { CommitPipeline } from "../events/commit-pipeline";
 import { createJobQueue } from "../jobs/create-job-queue";
 import type { JobQueue } from "../jobs/job-queue";
+import { reportDelivery } from "../jobs/job-stamp";
 import type { AlertJob, ChannelSender } from "../jobs/senders/alert-job";
 import { ChannelSenders } from "../jobs/senders/channel-senders";
 import { EmailSender } from "../jobs/senders/email-sender";
@@ -26,6 +27,7 @@ import { WebhookSender } from "../jobs/senders/webhook-sender";
 import { outboundAgents } from "../jobs/outbound-agents";
 import type { OutboundPolicy } from "../jobs/outbound-policy";
 import type { Logger } from "../log/logger";
+import type { Metrics } from "../observability/metrics";
 import { KeyedLock } from "../ngsi-ld/entities/keyed-lock";
 import type { ContextParts } from "./contexts";
 import type { NgsiLdCore } from "./ngsi-ld";
@@ -51,6 +53,20 @@ export interface ReportsParts {
 /** The public path of a stored report image. */
 export const mediaPath = (name: string): string => `/v1/media/${name}`;
 
+/** What the reports and alerts domain is built from. */
+export interface ReportsDeps {
+  config: Config;
+  log: Logger;
+  core: NgsiLdCore;
+  contexts: ContextParts;
+  pipeline: CommitPipeline;
+  traffic: TrafficDomain;
+  outbound: OutboundPolicy;
+  storage: Storage;
+  /** Where the verification and alert queues report each delivery attempt. */
+  metrics: Metrics;
+}
+
 /**
  * Builds the reports and alerts domain over the graph, the personal data of reports and alert
  * subscriptions kept apart in internal graphs of the store (and dropped with an entity deleted on any
@@ -58,16 +74,17 @@ export const mediaPath = (name: string): string => `/v1/media/${name}`;
  * queue (in process, or BullMQ with `REDIS_URL`), the re-score and alert stages on the commit pipeline,
  * and queues the verification of every report still waiting for one.
  */
-export async function startReports(
-  config: Config,
-  log: Logger,
-  core: NgsiLdCore,
-  contexts: ContextParts,
-  pipeline: CommitPipeline,
-  traffic: TrafficDomain,
-  outbound: OutboundPolicy,
-  { store, temporal }: Storage,
-): Promise<ReportsParts> {
+export async function startReports({
+  config,
+  log,
+  core,
+  contexts,
+  pipeline,
+  traffic,
+  outbound,
+  storage: { store, temporal },
+  metrics,
+}: ReportsDeps): Promise<ReportsParts> {
   const rc = config.reports;
   const personal = new PersonalData(store);
   await personal.load();
@@ -123,10 +140,10 @@ export async function startReports(
     run: (job) => verification.run(job),
     settings: { ...n, perEndpoint: 4, concurrency: 4 },
     place: { ...place("verify"), priorityOf: (j) => (j as VerifyJob).priority },
-    onResult: (r) =>
-      r.ok
-        ? undefined
-        : warn("verification failed", { report: r.job.reportId, error: r.error, dead: r.final }),
+    onResult: (r) => {
+      reportDelivery(metrics, "verification", r);
+      if (!r.ok) warn("verification failed", { report: r.job.reportId, error: r.error, dead: r.final });
+    },
     onError: (e) => log.error("verification queue error", { error: e.message }),
   });
   verification.attach(verifyQueue);
@@ -163,15 +180,16 @@ export async function startReports(
     run: (job, timeoutMs) => senders.send(job, timeoutMs),
     settings: n,
     place: place("alerts"),
-    onResult: (r) =>
-      r.ok
-        ? undefined
-        : warn("alert delivery failed", {
-            channel: r.job.channel,
-            uri: r.job.uri,
-            error: r.error,
-            dead: r.final,
-          }),
+    onResult: (r) => {
+      reportDelivery(metrics, "alerts", r);
+      if (!r.ok)
+        warn("alert delivery failed", {
+          channel: r.job.channel,
+          uri: r.job.uri,
+          error: r.error,
+          dead: r.final,
+        });
+    },
     onError: (e) => log.error("alert queue error", { error: e.message }),
   });
   const alertSubscriptions = new AlertSubscriptions(

@@ -85,7 +85,17 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   log.debug("commit pipeline", pipeline.describe());
   if (config.demo.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
-  const reports = await startReports(config, log, core, contexts, pipeline, traffic, outbound, storage);
+  const reports = await startReports({
+    config,
+    log,
+    core,
+    contexts,
+    pipeline,
+    traffic,
+    outbound,
+    storage,
+    metrics: ops.metrics,
+  });
   // the jobs a clean stop left, once every subscription that may still want them is loaded
   for (const q of [subs.queue, reports.alertQueue, reports.verifyQueue]) q.resume?.();
 

@@ -15,8 +15,7 @@ interface Bucket<S> {
 
 /**
  * Subscribers filed by tenant, channel and key, so that an event reaches its subscribers by two map
- * lookups (the subscribers of its key and those of every key) instead of a test of every subscriber
- * (issue "index subscribers by zone and severity").
+ * lookups (the subscribers of its key and those of every key) instead of a test of every subscriber.
  */
 export class SubscriberIndex<S> {
   private readonly buckets = new Map<string, Bucket<S>>();

@@ -4,8 +4,7 @@ import type { ChangeEvent } from "../../events/change-event";
 import type { AccidentState, LiveModel } from "./live-model";
 
 /**
- * Turns committed entity changes into live events (docs/design.md "One change feed"; issue "One feed for
- * both"), as a derived stage of the commit pipeline that runs after the traffic model's own stage:
+ * Turns committed entity changes into live events (docs/design.md "One change feed"), as a derived stage of the commit pipeline that runs after the traffic model's own stage:
  * - an accident created, or its severity or status changed -> `accidents`;
  * - a new weather observation -> `weather`;
  * - a flow observation (or an accident) touching a zone -> that zone's state is recomputed from its

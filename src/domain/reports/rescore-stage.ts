@@ -8,8 +8,8 @@ import { EVIDENCE_METRES, EVIDENCE_WINDOW_MS } from "./report-neighbours";
 import type { VerificationService } from "./verification-service";
 
 /**
- * Late corroboration (issue: "a report that waits for review is re-scored when a camera detection or
- * another report arrives near it"): a delivery stage that, for each new camera-detected TrafficAccident
+ * Late corroboration (a report waiting for review is re-scored when a camera detection or another report
+ * arrives near it, docs/reports-and-alerts.md): a delivery stage that, for each new camera-detected TrafficAccident
  * or new CitizenReport, queues a new verification of the scored, still pending reports within 500 m and
  * 30 minutes. It does not hold up the acknowledgement: the re-score is advisory and the graph keeps the
  * pending report either way.

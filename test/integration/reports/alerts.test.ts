@@ -9,7 +9,7 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 const D1 = [106.7009, 10.7769] as const; // Quận 1
 const D7 = [106.719, 10.7295] as const; // Quận 7 (Phú Mỹ Hưng)
 
-/** Issue "Done when": alerts by email on a real SMTP server and by webhook, only for what was asked. */
+/** Alerts by email on a real SMTP server and by webhook, only for what was asked. */
 describe("alerts: subscriptions, matching on the change feed, email and webhook delivery", function () {
   this.timeout(60_000);
   let app: TestApp;
@@ -108,6 +108,32 @@ describe("alerts: subscriptions, matching on the change feed, email and webhook 
     expect(alert.location.address).to.match(/District 1/);
     expect(alert.message).to.be.a("string");
     expect(alert.timestamp).to.be.a("string");
+  });
+
+  it("counts alert deliveries and report verifications in the delivery metrics, by queue and outcome", async () => {
+    const report = await apiA.call("POST", "/v1/citizen-reports", {
+      category: "road_damage",
+      location: { lat: 10.78, lon: 106.695 },
+      description: "A deep pothole in the right lane",
+      images: [],
+      reporter: { name: "Lan", phone: "0901111222" },
+    });
+    expect(report.status, JSON.stringify(report.body)).to.equal(201);
+    const count = async (queue: string) => {
+      const text = (await http(app.url, "GET", "/metrics")).text;
+      const line = text
+        .split("\n")
+        .find(
+          (l) =>
+            l.startsWith("citygraph_delivery_duration_seconds_count{") &&
+            l.includes(`queue="${queue}"`) &&
+            l.includes('outcome="notified"'),
+        );
+      return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1));
+    };
+    // the email and the webhook of the severe accident above, and this report's verification
+    await until(async () => (await count("verification")) >= 1, 10_000, "a verification in the metrics");
+    expect(await count("alerts")).to.equal(2);
   });
 
   it("lists the caller's subscriptions, deletes one, and derives the active alerts from the graph", async () => {

@@ -9,7 +9,7 @@ import { http } from "../helpers/test-app";
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
- * Issue "Done when": the service is SIGKILLed between a report's acknowledgement and its verification
+ * No report lost: the service is SIGKILLed between a report's acknowledgement and its verification
  * (held back by VERIFY_DELAY_MS); after the restart every acknowledged report is there and verified or
  * queued for review, none lost.
  */

@@ -34,7 +34,7 @@ const WEIRD: unknown[] = [
 ];
 
 /**
- * Issue "Done when": 2,000 fuzzed submissions (JSON and multipart: wrong types, missing fields, 6
+ * 2,000 fuzzed submissions (JSON and multipart: wrong types, missing fields, 6
  * images, a 50 MB file, a truncated JPEG, a zip bomb, a 30000x30000 PNG, unicode, script tags) give
  * 4xx only, store nothing, and keep RSS bounded.
  */

@@ -30,7 +30,7 @@ const scored = (app: TestApp, id: string) =>
     `score of ${id}`,
   );
 
-/** Issue "Done when": reports in every form, images made safe, thresholds, review, duplicates. */
+/** Reports in every form, images made safe, thresholds, review, duplicates. */
 describe("citizen reports: submission, images, verification, review, duplicates", function () {
   this.timeout(60_000);
   let app: TestApp;

@@ -16,7 +16,7 @@ const entity = (id: string, n: number) => ({
 });
 
 /**
- * Issue 2 "Done when": the server runs as a child process, several concurrent clients write, the
+ * Acknowledged writes survive kill -9: the server runs as a child process, several concurrent clients write, the
  * process is SIGKILLed at a random moment, restarted, and every acknowledged entity is intact.
  */
 describe("crash safety: kill -9 loses no acknowledged write", function () {

@@ -10,7 +10,7 @@ const B = "/ngsi-ld/v1";
 const obs = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 1000).toISOString();
 
 /**
- * Issue 5: history is as durable as entities. Clients append instances (through the normal API and the
+ * History is as durable as entities. Clients append instances (through the normal API and the
  * temporal API) to a child server that is SIGKILLed at a random moment; after a restart every
  * acknowledged instance is in the history.
  */

@@ -19,7 +19,7 @@ export interface Bucket {
 }
 
 /**
- * Pre-aggregated flow (issue: "pre-aggregation fed by the change feed, not a scan per request"):
+ * Pre-aggregated flow, fed by the change feed rather than a scan per request:
  * 15-minute buckets of vehicle counts and speeds per zone and city-wide, filled once from the temporal
  * history at start, then by every new flow observation the projection sees. Like the projection, a
  * cache of the graph's history: rebuilt the same way after a restart. Also keeps each camera's

@@ -10,7 +10,7 @@ export interface Sample {
 }
 
 /**
- * Reads the temporal history (the NGSI-LD temporal service's columnar index, issue 5) of the traffic
+ * Reads the temporal history (the NGSI-LD temporal service's columnar index) of the traffic
  * entities by traffic-context term: numeric samples by time range, and the raw instances of a
  * non-numeric attribute (an accident's status). No copy: each call walks the series' rows.
  */
