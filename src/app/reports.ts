@@ -192,14 +192,17 @@ export async function startReports({
     },
     onError: (e) => log.error("alert queue error", { error: e.message }),
   });
-  const alertSubscriptions = new AlertSubscriptions(
+  const alertSubscriptions = new AlertSubscriptions({
     graph,
     places,
-    (c) => senders.configured(c),
-    (url) => outbound.refusalOf(url),
-  );
+    configured: (c) => senders.configured(c),
+    urlRefusal: (url) => outbound.refusalOf(url),
+  });
   await alertSubscriptions.load();
-  pipeline.deliver("alert deliveries", new AlertStage(graph, places, alertSubscriptions, alertQueue, warn));
+  pipeline.deliver(
+    "alert deliveries",
+    new AlertStage({ graph, places, subscriptions: alertSubscriptions, queue: alertQueue, log: warn }),
+  );
   pipeline.deliver("report re-scoring", new RescoreStage(graph, verification, warn));
   const resumed = await verification.resume();
   if (resumed) info("report verifications queued again from the graph", { reports: resumed });

@@ -10,6 +10,15 @@ import { alertFactOf, alertMessage, type AlertFact } from "./alert-facts";
 import { reaches, ALERT_SEVERITIES } from "./alert-severity";
 import type { AlertSubscription, AlertSubscriptions } from "./alert-subscriptions";
 
+/** What the alert stage reads and where it queues. */
+export interface AlertStageDeps {
+  graph: GraphAccess;
+  places: CityPlaces;
+  subscriptions: AlertSubscriptions;
+  queue: JobQueue<AlertJob>;
+  log: (msg: string, fields?: object) => void;
+}
+
 /**
  * Alerts on the change feed (a delivery stage of the commit pipeline): a write that makes a new alert
  * fact (a new or worsened accident, congestion turning severe, severe weather) is matched against the
@@ -21,13 +30,19 @@ import type { AlertSubscription, AlertSubscriptions } from "./alert-subscription
 export class AlertStage implements DeliveryStage {
   private readonly pending = new Map<number, Promise<void>>();
 
-  constructor(
-    private readonly graph: GraphAccess,
-    private readonly places: CityPlaces,
-    private readonly subscriptions: AlertSubscriptions,
-    private readonly queue: JobQueue<AlertJob>,
-    private readonly log: (msg: string, fields?: object) => void,
-  ) {}
+  private readonly graph: GraphAccess;
+  private readonly places: CityPlaces;
+  private readonly subscriptions: AlertSubscriptions;
+  private readonly queue: JobQueue<AlertJob>;
+  private readonly log: (msg: string, fields?: object) => void;
+
+  constructor(deps: AlertStageDeps) {
+    this.graph = deps.graph;
+    this.places = deps.places;
+    this.subscriptions = deps.subscriptions;
+    this.queue = deps.queue;
+    this.log = deps.log;
+  }
 
   onCommit(event: ChangeEvent): void {
     const change = event.change;

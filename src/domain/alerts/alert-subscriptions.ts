@@ -33,6 +33,16 @@ export interface AlertSubscription {
 const subEntityId = (id: string) => `urn:ngsi-ld:AlertSubscription:${id}`;
 const prop = (value: unknown) => ({ type: "Property", value });
 
+/** What the alert subscriptions are kept with. */
+export interface AlertSubscriptionsDeps {
+  graph: GraphAccess;
+  places: CityPlaces;
+  /** Whether a channel can be sent (email needs SMTP_URL, SMS a gateway). */
+  configured: (c: AlertChannel) => boolean;
+  /** Why a URL may not be requested (the outbound policy, without resolving names), or undefined. */
+  urlRefusal?: (url: string) => string | undefined;
+}
+
 /**
  * Alert subscriptions: validated requests become AlertSubscription entities in the graph; an index of
  * them (kept current from the change feed, so NGSI-LD writes count too) answers the matcher.
@@ -40,13 +50,17 @@ const prop = (value: unknown) => ({ type: "Property", value });
 export class AlertSubscriptions {
   private readonly index = new SubscriptionIndex<AlertSubscription>();
 
-  constructor(
-    private readonly graph: GraphAccess,
-    private readonly places: CityPlaces,
-    private readonly configured: (c: AlertChannel) => boolean,
-    /** Why a URL may not be requested (the outbound policy, without resolving names), or undefined. */
-    private readonly urlRefusal: (url: string) => string | undefined = () => undefined,
-  ) {}
+  private readonly graph: GraphAccess;
+  private readonly places: CityPlaces;
+  private readonly configured: (c: AlertChannel) => boolean;
+  private readonly urlRefusal: (url: string) => string | undefined;
+
+  constructor(deps: AlertSubscriptionsDeps) {
+    this.graph = deps.graph;
+    this.places = deps.places;
+    this.configured = deps.configured;
+    this.urlRefusal = deps.urlRefusal ?? (() => undefined);
+  }
 
   /** 400 if the outbound policy refuses a URL the subscriber gave (link-local, the broker itself, denied). */
   private checkUrl(url: string, parameter: string): void {
