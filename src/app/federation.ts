@@ -13,14 +13,24 @@ import type { SubscriptionParts } from "./subscriptions";
  * §4.3.6, §5.9 to §5.11): loaded from the graph; csource notifications go through the one notification
  * queue, whose delivery results they share; requests to sources obey the outbound policy, as notifications.
  */
-export async function startFederation(
-  config: Config,
-  log: Logger,
-  { store }: Storage,
-  contexts: ContextParts,
-  subs: SubscriptionParts,
-  outbound: OutboundPolicy,
-): Promise<Federation> {
+/** What federation is built from. */
+export interface FederationDeps {
+  config: Config;
+  log: Logger;
+  storage: Storage;
+  contexts: ContextParts;
+  subs: SubscriptionParts;
+  outbound: OutboundPolicy;
+}
+
+export async function startFederation({
+  config,
+  log,
+  storage: { store },
+  contexts,
+  subs,
+  outbound,
+}: FederationDeps): Promise<Federation> {
   const federation = await openFederation({
     store,
     compile: contexts.compile,

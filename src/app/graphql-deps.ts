@@ -8,14 +8,17 @@ import type { ReportsParts } from "./reports";
 import type { NgsiLdCore } from "./ngsi-ld";
 
 /** What the GraphQL face reads and writes through: the traffic domain, the NGSI-LD attribute service, the live bus. */
-export function graphqlDeps(
-  config: Config,
-  core: NgsiLdCore,
-  traffic: TrafficDomain,
-  live: LiveParts,
-  auth: LiveAuth,
-  reports: ReportsParts,
-): GraphqlDeps {
+/** The parts the GraphQL resolvers are wired to. */
+export interface GraphqlParts {
+  config: Config;
+  core: NgsiLdCore;
+  traffic: TrafficDomain;
+  live: LiveParts;
+  auth: LiveAuth;
+  reports: ReportsParts;
+}
+
+export function graphqlDeps({ config, core, traffic, live, auth, reports }: GraphqlParts): GraphqlDeps {
   return {
     domain: traffic,
     setCameraStatus: (id, status) =>

@@ -22,14 +22,24 @@ export interface LiveParts {
  * The live-event bus (in process, or Redis pub/sub with `REDIS_URL`), its producer as a derived stage
  * of the commit pipeline after the traffic model's, and the replay of resuming subscribers.
  */
-export async function startLive(
-  config: Config,
-  log: Logger,
-  storage: Storage,
-  core: NgsiLdCore,
-  traffic: TrafficDomain,
-  pipeline: CommitPipeline,
-): Promise<LiveParts> {
+/** What the live faces' source is built from. */
+export interface LiveDeps {
+  config: Config;
+  log: Logger;
+  storage: Storage;
+  core: NgsiLdCore;
+  traffic: TrafficDomain;
+  pipeline: CommitPipeline;
+}
+
+export async function startLive({
+  config,
+  log,
+  storage,
+  core,
+  traffic,
+  pipeline,
+}: LiveDeps): Promise<LiveParts> {
   const bus = await createLiveBus(config.redisUrl, config.live.channel, (e) =>
     log.warn("live events error", { error: String(e) }),
   );

@@ -73,15 +73,15 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   pipeline.durable("temporal history", (tenant, change, seq) =>
     storage.temporal.recordChange(tenant, change, seq),
   );
-  const subs = await startSubscriptions(config, log, storage, contexts, core, pipeline, outbound);
-  const federation = await startFederation(config, log, storage, contexts, subs, outbound);
+  const subs = await startSubscriptions({ config, log, storage, contexts, core, pipeline, outbound });
+  const federation = await startFederation({ config, log, storage, contexts, subs, outbound });
   pipeline.attach(storage.store, core.repo);
   const traffic = await buildTrafficDomain(storage, contexts, core, pipeline);
   subs.onDelivery(
     (r) => r.ok && traffic.alerts.recordDelivery(r.job.body, Date.parse(r.at), r.job.subscriptionId),
   );
   subs.onDelivery((r) => reportDelivery(ops.metrics, "notifications", r));
-  const live = await startLive(config, log, storage, core, traffic, pipeline);
+  const live = await startLive({ config, log, storage, core, traffic, pipeline });
   log.debug("commit pipeline", pipeline.describe());
   if (config.demo.seed)
     await seedIfEmpty(core.batch, contexts.compile, core.index.tenantNames().length === 0, log);
@@ -107,10 +107,10 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const faces = [
     rootFace(storage, subs, federation, ops, config.operations.metricsToken),
     sparql,
-    ngsiLdFace(config, storage, contexts, core, subs, federation),
+    ngsiLdFace({ config, storage, contexts, core, subs, federation }),
     ldesFace(config, storage, core),
     restAFace(config, traffic, images, reports, routeAccessGate),
-    restBFace(config, traffic, images, core, reports, routeAccessGate),
+    restBFace({ config, traffic, images, core, reports, gate: routeAccessGate }),
     docsFace(),
     open311Face(reports),
     backupFace(config, log, storage, async () => {
@@ -121,7 +121,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     graphqlFace(
       config,
       log,
-      graphqlDeps(config, core, traffic, live, pushAuth, reports),
+      graphqlDeps({ config, core, traffic, live, auth: pushAuth, reports }),
       pushAuth,
       ops.metrics,
     ),

@@ -33,15 +33,26 @@ export interface SubscriptionParts {
  * Loads the subscriptions, starts the notification queue (in process, or BullMQ with `REDIS_URL`) and
  * registers the notifier as a delivery stage: an acknowledged write has its notifications enqueued.
  */
-export async function startSubscriptions(
-  config: Config,
-  log: Logger,
-  { store }: Storage,
-  contexts: ContextParts,
-  core: NgsiLdCore,
-  pipeline: CommitPipeline,
-  outbound: OutboundPolicy,
-): Promise<SubscriptionParts> {
+/** What the subscriptions are built from. */
+export interface SubscriptionDeps {
+  config: Config;
+  log: Logger;
+  storage: Storage;
+  contexts: ContextParts;
+  core: NgsiLdCore;
+  pipeline: CommitPipeline;
+  outbound: OutboundPolicy;
+}
+
+export async function startSubscriptions({
+  config,
+  log,
+  storage: { store },
+  contexts,
+  core,
+  pipeline,
+  outbound,
+}: SubscriptionDeps): Promise<SubscriptionParts> {
   const deliveryLog = new DeliveryLog(path.join(config.store.dataDir, "deliveries"));
   const subscriptions = new SubscriptionService(
     new SubscriptionRepository(store),

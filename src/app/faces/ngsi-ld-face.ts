@@ -20,14 +20,24 @@ import { federationMiddleware } from "../../api/ngsi-ld/federation-middleware";
 import { registerCsourceRegistrationRoutes } from "../../api/ngsi-ld/csource-registration-routes";
 
 /** The NGSI-LD API (ETSI GS CIM 009 v1.8) at `/ngsi-ld/v1`, errors as ProblemDetails. */
-export function ngsiLdFace(
-  config: Config,
-  { temporal }: Storage,
-  contexts: ContextParts,
-  core: NgsiLdCore,
-  subs: SubscriptionParts,
-  federation: Federation,
-): Face {
+/** What the NGSI-LD face serves from. */
+export interface NgsiLdFaceDeps {
+  config: Config;
+  storage: Storage;
+  contexts: ContextParts;
+  core: NgsiLdCore;
+  subs: SubscriptionParts;
+  federation: Federation;
+}
+
+export function ngsiLdFace({
+  config,
+  storage: { temporal },
+  contexts,
+  core,
+  subs,
+  federation,
+}: NgsiLdFaceDeps): Face {
   const ngsi = faceRouter("/ngsi-ld/v1");
   ngsi.use(ngsiRequest(contexts.contexts, config.server.maxBodyBytes, config.server.bodyReadTimeoutMs));
   ngsi.use(

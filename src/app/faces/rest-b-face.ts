@@ -19,14 +19,18 @@ import type { Face } from "./face";
  * `{error:{...}}`, on the same traffic domain and image source as variant A. Cursors are signed with
  * the key kept in DATA_DIR.
  */
-export function restBFace(
-  config: Config,
-  traffic: TrafficDomain,
-  images: CameraImageSource,
-  core: NgsiLdCore,
-  reports: ReportsApi,
-  gate?: RouteGate,
-): Face {
+/** What REST B serves from. */
+export interface RestBFaceDeps {
+  config: Config;
+  traffic: TrafficDomain;
+  images: CameraImageSource;
+  core: NgsiLdCore;
+  reports: ReportsApi;
+  /** The routes' declared access, checked per request (none: every route open). */
+  gate?: RouteGate;
+}
+
+export function restBFace({ config, traffic, images, core, reports, gate }: RestBFaceDeps): Face {
   const entities: EntitySource = {
     idsOfType: () => [],
     read: (tenant, ids, ctx) => core.views.read(tenant, ids, ctx),
