@@ -17,8 +17,8 @@ import { toAppError } from "./worker/wire-error";
 
 /**
  * Bytes of a commit record from which it is posted to the worker at once rather than at the end of the
- * turn (~28 benchmark entities): a batch of 1,000 entities then starts loading while the main thread
- * prepares the next (docs/decisions/0001-write-path.md).
+ * turn (a few dozen entities): a batch slice then starts loading while the main thread prepares the
+ * next (docs/decisions/0001-write-path.md).
  */
 const LARGE_COMMIT_BYTES = 256 * 1024;
 
@@ -57,7 +57,8 @@ export interface OpenStoreOptions {
   journalCompactMaxBytes?: number;
   /**
    * Bytes of WASM memory to grow once at start (default 128 MiB; 0 = off). Avoids repeated memory
-   * growth, each of which triggers full GCs; costs that much RSS and ~0.25 s per 128 MiB at start.
+   * growth, each of which triggers full GCs; costs that much RSS and a moment of start-up
+   * (docs/decisions/0017-oxigraph-in-the-store-worker.md).
    */
   wasmPreGrowBytes?: number;
   /** Dropped quads that trigger a memory reclaim (default `STORE_RECLAIM_QUADS`'s; see memory-reclaim.ts). */
