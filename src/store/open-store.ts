@@ -1,4 +1,8 @@
-import { DEFAULT_STORE_RECLAIM_QUADS } from "../config/config";
+import {
+  DEFAULT_JOURNAL_COMPACT_BYTES,
+  DEFAULT_MAX_QUADS,
+  DEFAULT_STORE_RECLAIM_QUADS,
+} from "../config/config";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors";
@@ -44,9 +48,9 @@ function transferables(requests: StoreRequest[]): ArrayBuffer[] {
 export interface OpenStoreOptions {
   /** DATA_DIR; the store keeps its journal and snapshots in `<dataDir>/store`. */
   dataDir: string;
-  /** Quad ceiling over all tenants (default 8,000,000; the WASM build dies near 13M). */
+  /** Quad ceiling over all tenants (default: `MAX_QUADS`'s). */
   maxQuads?: number;
-  /** Journal bytes that trigger an automatic compaction (default 256 MiB). */
+  /** Journal bytes that trigger an automatic compaction (default: `JOURNAL_COMPACT_BYTES`'s). */
   journalCompactBytes?: number;
   /**
    * A due compaction waits for this long without a commit (ms; default 0 = starts at once), so that it does
@@ -61,7 +65,7 @@ export interface OpenStoreOptions {
    * (docs/decisions/0017-oxigraph-in-the-store-worker.md).
    */
   wasmPreGrowBytes?: number;
-  /** Dropped quads that trigger a memory reclaim (default `STORE_RECLAIM_QUADS`'s; see memory-reclaim.ts). */
+  /** Dropped quads that trigger a memory reclaim (default: `STORE_RECLAIM_QUADS`'s; see memory-reclaim.ts). */
   reclaimDroppedQuads?: number;
   /**
    * Graphs kept on disk only (default none): writes to a graph whose IRI starts with one of these are
@@ -72,7 +76,7 @@ export interface OpenStoreOptions {
    * the replica answers for them (docs/architecture.md "Temporal history in the graph").
    */
   diskOnlyGraphPrefixes?: readonly string[];
-  /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); default 0 = off. */
+  /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); 0 or omitted = off. */
   heapReduceIntervalMs?: number;
   /** Told the seconds each acknowledged commit took, from the call to its durable journal record (a metric). */
   onCommitted?: (seconds: number) => void;
@@ -95,10 +99,10 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   const log = opts.log ?? (() => undefined);
   const workerOpts: WorkerOptions = {
     dataDir: opts.dataDir,
-    maxQuads: opts.maxQuads ?? 8_000_000,
-    journalCompactBytes: opts.journalCompactBytes ?? 256 * 1024 * 1024,
+    maxQuads: opts.maxQuads ?? DEFAULT_MAX_QUADS,
+    journalCompactBytes: opts.journalCompactBytes ?? DEFAULT_JOURNAL_COMPACT_BYTES,
     journalCompactMaxBytes:
-      opts.journalCompactMaxBytes ?? 4 * (opts.journalCompactBytes ?? 256 * 1024 * 1024),
+      opts.journalCompactMaxBytes ?? 4 * (opts.journalCompactBytes ?? DEFAULT_JOURNAL_COMPACT_BYTES),
     compactQuietMs: opts.compactQuietMs ?? 0,
     wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024,
     reclaimDroppedQuads: opts.reclaimDroppedQuads ?? DEFAULT_STORE_RECLAIM_QUADS,

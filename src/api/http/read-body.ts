@@ -1,11 +1,9 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
+import { DEFAULT_BODY_READ_TIMEOUT_MS } from "../../config/config";
 import { AppError } from "../../errors";
 import { checkJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
-
-/** Default longest time a request body may take to arrive (BODY_READ_TIMEOUT). */
-export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
 /**
  * Reads the raw request body up to `limit` bytes; a larger body is refused with 413 before it is
@@ -16,7 +14,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 export async function readBody(
   ctx: Context,
   limit: number,
-  timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+  timeoutMs = DEFAULT_BODY_READ_TIMEOUT_MS,
 ): Promise<string> {
   const declared = Number(ctx.get("Content-Length") || "0");
   if (declared > limit) {

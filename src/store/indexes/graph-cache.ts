@@ -1,3 +1,4 @@
+import { DEFAULT_GRAPH_CACHE_BYTES } from "../../config/config";
 import type { CommitEvent } from "../graph-store";
 
 /** Commits of at most this many graph writes add the graphs they wrote to the cache (see GraphCache). */
@@ -21,7 +22,7 @@ export class GraphCache {
   private bytes = 0;
 
   /** @param capacityBytes total length of the cached texts, in characters */
-  constructor(private readonly capacityBytes = 64 * 1024 * 1024) {}
+  constructor(private readonly capacityBytes = DEFAULT_GRAPH_CACHE_BYTES) {}
 
   /** The cached triples of `graph` in `tenant`, refreshing its recency. */
   get(tenant: string, graph: string): string | undefined {

@@ -32,7 +32,7 @@ export interface SparqlReplicaOptions {
   reclaimDroppedQuads?: number;
   /** WASM memory grown at start (default 64 MiB). */
   wasmPreGrowBytes?: number;
-  /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); default 0 = off. */
+  /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); 0 or omitted = off. */
   heapReduceIntervalMs?: number;
   log?: Log;
 }
