@@ -30,7 +30,7 @@ export async function readBody(
 /**
  * The whole stream as UTF-8 text (a body that is not UTF-8 is a 400: decoding it would put U+FFFD where
  * its bytes were), through plain `data`/`end` listeners: a `for await` over the request
- * (its async iterator, a promise and a microtask per chunk) was ~1 % of the main thread per POST
+ * (its async iterator, a promise and a microtask per chunk) cost the main thread more per POST
  * (docs/decisions/0001-write-path.md). As that loop did, a body over `limit` or
  * a stream that closes before its end rejects, and the request stream is destroyed.
  */
