@@ -14,7 +14,7 @@ import type { Principal } from "../auth/principal";
  * principal holds at most `maxSockets` sockets over both faces (close 4429 past either). With `auth`
  * undefined (AUTH=off) everyone is let in.
  */
-export function liveAuth(auth: AuthParts | undefined, maxSockets = 20): LiveAuth {
+export function liveAuth(auth: AuthParts | undefined, maxSockets: number): LiveAuth {
   if (!auth) return OPEN_LIVE_AUTH;
   const authenticator = { authenticate: auth.service.authenticate.bind(auth.service) };
   const slots = new SocketSlots(maxSockets);

@@ -9,8 +9,9 @@ export interface ScryptCost {
 }
 
 /**
- * OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1 (128 MiB and ~0.3 s per hash here).
- * Node refuses more than 32 MiB by default, so `maxmem` is raised to twice the need.
+ * OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1, 128 MiB per hash (its time:
+ * docs/decisions/0018-small-hot-path-costs.md). Node refuses more than 32 MiB by default, so `maxmem` is
+ * raised to twice the need.
  */
 export const OWASP_SCRYPT: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_BYTES = 32;

@@ -13,6 +13,33 @@ export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 /** One log level. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+// Defaults of settings whose modules also fall back on them when given no value (tests, benches, tools):
+// defined once here, read by loadConfig and by those modules.
+/** `BODY_READ_TIMEOUT`, ms. */
+export const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
+/** `MAX_QUADS`. */
+export const DEFAULT_MAX_QUADS = 8_000_000;
+/** `JOURNAL_COMPACT_BYTES`. */
+export const DEFAULT_JOURNAL_COMPACT_BYTES = 256 * 1024 * 1024;
+/** `CONTEXT_FETCH_TIMEOUT_MS`. */
+export const DEFAULT_CONTEXT_FETCH_TIMEOUT_MS = 3000;
+/** `SPARQL_MAX_QUERY_LENGTH`, characters. */
+export const DEFAULT_SPARQL_MAX_QUERY_LENGTH = 200_000;
+/** `SPARQL_MAX_PER_PRINCIPAL`. */
+export const DEFAULT_SPARQL_MAX_PER_PRINCIPAL = 1;
+/** `SPARQL_QUEUE_PER_PRINCIPAL`. */
+export const DEFAULT_SPARQL_QUEUE_PER_PRINCIPAL = 2;
+/** `TEMPORAL_RETENTION_INTERVAL_MS`. */
+export const DEFAULT_TEMPORAL_RETENTION_INTERVAL_MS = 600_000;
+/** `TEMPORAL_SEAL_INTERVAL_MS`. */
+export const DEFAULT_TEMPORAL_SEAL_INTERVAL_MS = 10_000;
+/** `TEMPORAL_SEAL_MAX_DEFER_MS`. */
+export const DEFAULT_TEMPORAL_SEAL_MAX_DEFER_MS = 60_000;
+/** `STORE_RECLAIM_QUADS`: dropped quads that make a store (or a SPARQL replica) reload itself. */
+export const DEFAULT_STORE_RECLAIM_QUADS = 500_000;
+/** `GRAPH_CACHE_BYTES`, characters of N-Triples. */
+export const DEFAULT_GRAPH_CACHE_BYTES = 64 * 1024 * 1024;
+
 /** The service configuration, read from the environment once at start. */
 export interface Config {
   /** The HTTP server every face shares. */
@@ -76,13 +103,17 @@ export interface ServerConfig {
 export interface StoreConfig {
   /** Where the journal, snapshots and caches live. Env `DATA_DIR`, default ./data. */
   dataDir: string;
-  /** Quad ceiling of the store; writes past it fail with 507. Env `MAX_QUADS`, default 8,000,000. */
+  /**
+   * Quad ceiling of the store; writes past it fail with 507. Env `MAX_QUADS`, default 8,000,000, below what
+   * one Oxigraph WebAssembly instance can hold (docs/decisions/0016-capacity.md).
+   */
   maxQuads: number;
-  /** Journal size that triggers compaction. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
+  /** Journal size that triggers compaction, bytes. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
   journalCompactBytes: number;
   /**
    * Journal size past which a due compaction starts at once, burst or not (bounds the journal that a start
-   * replays). Env `JOURNAL_COMPACT_MAX_BYTES`, default 4x `JOURNAL_COMPACT_BYTES`.
+   * replays), bytes. Env `JOURNAL_COMPACT_MAX_BYTES`, default 4x `JOURNAL_COMPACT_BYTES`
+   * (docs/decisions/0005-maintenance-after-a-burst.md).
    */
   journalCompactMaxBytes: number;
 }
@@ -193,7 +224,7 @@ export interface ImagesConfig {
    * imageURL); unset = frames rendered offline. Env `CAMERA_SNAPSHOT_URL`.
    */
   cameraSnapshotUrl?: string;
-  /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, 256 MiB. */
+  /** Bytes of fetched camera frames kept under DATA_DIR/media/cameras. Env `CAMERA_SNAPSHOT_CACHE_BYTES`, default 256 MiB. */
   cameraSnapshotCacheBytes: number;
 }
 
@@ -208,9 +239,6 @@ export interface DemoConfig {
 }
 
 /** Advanced memory and throughput tuning: measured defaults (docs/decisions/), change with `npm run bench`. */
-/** Dropped quads that make a store (or a SPARQL replica) reload itself (docs/decisions/0006-store-reclaim.md). */
-export const DEFAULT_STORE_RECLAIM_QUADS = 500_000;
-
 export interface TuningConfig {
   /**
    * Quads dropped by replacements before the store reloads itself to give their memory back (Oxigraph
@@ -220,17 +248,15 @@ export interface TuningConfig {
   storeReclaimQuads: number;
   /**
    * Size of the main thread's graph cache, in characters of entity N-Triples (reads that hit it skip the
-   * store worker). Env `GRAPH_CACHE_BYTES`, default 64 Mi (about 9,000 10-attribute entities, ~106 MB of
-   * heap measured with V8's string and map overhead).
+   * store worker). Env `GRAPH_CACHE_BYTES`, default 64 Mi characters: how many entities and how much heap
+   * that is, and why not less, in docs/decisions/0010-graph-cache.md.
    */
   graphCacheBytes: number;
   /**
    * How far V8 lets each thread's old generation grow past what the last full GC kept, in percent
    * (V8 flag `--heap-growing-percent`, set at start by main.ts). Env `HEAP_GROWING_PERCENT`, default 0 =
-   * V8's own factor (measured ~1.6x: the main thread's heap held ~900 MB for ~560 MB live after the
-   * 100k-entity fill). 30 took that to ~700 MB (RSS after the fill 3.12 -> 2.89 GB) but doubled the paced
-   * type+q p99 (88 -> 188 ms) and cost 4-9 % of query throughput, so it is an operator's choice for a
-   * memory-bound host, not the default (docs/decisions/0002-memory-at-scale.md).
+   * V8's own factor. A lower value holds less heap but makes full GCs more frequent, which lengthened the
+   * query tail: an operator's choice for a memory-bound host (docs/decisions/0003-heap-growing-percent.md).
    */
   heapGrowingPercent: number;
   /**
@@ -247,25 +273,29 @@ export interface TuningConfig {
    */
   heapReduceIntervalMs: number;
   /**
-   * A due compaction waits for a pause of this long in the commits (maintenance after a write
-   * burst, not during it). Env `JOURNAL_COMPACT_QUIET_MS`, default 0 = compact at once: with 5 s, a graceful
-   * stop soon after a 100k fill left a 736 MB journal and no snapshot, and the next start replayed it in
-   * 47.9 s instead of loading a snapshot in ~33 s (docs/decisions/0005-maintenance-after-a-burst.md).
+   * A due compaction waits for a pause of this long in the commits (maintenance after a write burst, not
+   * during it), ms. Env `JOURNAL_COMPACT_QUIET_MS`, default 0 = compact at once: putting it off gained the
+   * burst little and left a stop soon after it a long journal to replay at the next start
+   * (docs/decisions/0005-maintenance-after-a-burst.md).
    */
   journalCompactQuietMs: number;
   /**
-   * Estimated bytes of entity JSON texts the query path keeps rendered (ETSI GS CIM 009 v1.8 §5.7.2 answers
-   * list them; about 1 KB per 10-attribute entity). Env `QUERY_CACHE_BYTES`, default 128 MiB; 0 = none.
+   * Estimated bytes of entity JSON texts the query path keeps rendered (as ETSI GS CIM 009 v1.8 §5.7.2
+   * answers list them), so an entity listed again is not read and rendered anew. Env `QUERY_CACHE_BYTES`,
+   * default 128 MiB; 0 = none (docs/decisions/0016-capacity.md, the memory model).
    */
   queryCacheBytes: number;
   /**
-   * Timed seals wait until the history saw no write for this long (sealing after a write burst
-   * instead of during it). Env `TEMPORAL_SEAL_QUIET_MS`, default 0 = seal on time: the sealing runs on the
-   * main thread, so putting it off moves it into whatever follows the burst; in the bench, the GET phase
-   * after the POST phase (docs/decisions/0005-maintenance-after-a-burst.md, GET 5,182 vs 6,839 req/s, within a noisy machine).
+   * Timed seals wait until the history saw no write for this long (sealing after a write burst instead
+   * of during it), ms. Env `TEMPORAL_SEAL_QUIET_MS`, default 0 = seal on time: the sealing runs on the main
+   * thread, so putting it off moves it into the reads that follow the burst
+   * (docs/decisions/0005-maintenance-after-a-burst.md).
    */
   temporalSealQuietMs: number;
-  /** Longest time a write burst puts timed seals off. Env `TEMPORAL_SEAL_MAX_DEFER_MS`, default 60 s. */
+  /**
+   * Longest time a write burst puts timed seals off, ms, so a steady stream of writes does not starve them.
+   * Env `TEMPORAL_SEAL_MAX_DEFER_MS`, default 60 s (docs/decisions/0005-maintenance-after-a-burst.md).
+   */
   temporalSealMaxDeferMs: number;
 }
 
@@ -287,9 +317,9 @@ export interface LiveConfig {
   /** Ping interval; a socket that missed the previous pong is dropped. Env `WS_HEARTBEAT`, default 30s. */
   heartbeatMs: number;
   /** Subscriptions one `/ws` or graphql-ws connection may hold. Env `WS_MAX_SUBSCRIPTIONS`, default 20. */
+  maxSubscriptions: number;
   /** Sockets one user or API key may hold open over `/ws` and graphql-ws. Env `WS_MAX_SOCKETS_PER_PRINCIPAL`, default 20. */
   maxSocketsPerPrincipal: number;
-  maxSubscriptions: number;
   /** Messages waiting for one slow socket before it is closed (4008). Env `WS_QUEUE_MESSAGES`, default 256. */
   queueMessages: number;
   /** Largest client frame; larger closes the socket with 1009. Env `WS_MAX_FRAME_BYTES`, default 64 KiB. */
@@ -348,7 +378,6 @@ export interface NotifyConfig {
   maxRate: number;
 }
 
-/** Reads and validates the configuration from `env`; throws ConfigError with a clear message. */
 /** The retention windows of the temporal history; each kept tier is at least as long as the one before. */
 function retentionWindows(env: NodeJS.ProcessEnv) {
   const w = {
@@ -375,23 +404,30 @@ function retentionWindows(env: NodeJS.ProcessEnv) {
   return w;
 }
 
+/** Reads and validates the configuration from `env`; throws ConfigError with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const level = (env.LOG_LEVEL ?? "info").trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
   }
-  const compactBytes = intVar(env, "JOURNAL_COMPACT_BYTES", 256 * 1024 * 1024, 1024, 64 * 1024 ** 3);
+  const compactBytes = intVar(
+    env,
+    "JOURNAL_COMPACT_BYTES",
+    DEFAULT_JOURNAL_COMPACT_BYTES,
+    1024,
+    64 * 1024 ** 3,
+  );
   return {
     server: {
       port: intVar(env, "PORT", 1026, 0, 65535),
       host: env.HOST?.trim() || "0.0.0.0",
       logLevel: level as LogLevel,
       maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-      bodyReadTimeoutMs: durationVar(env, "BODY_READ_TIMEOUT", 10_000, 100, 600_000),
+      bodyReadTimeoutMs: durationVar(env, "BODY_READ_TIMEOUT", DEFAULT_BODY_READ_TIMEOUT_MS, 100, 600_000),
     },
     store: {
       dataDir: path.resolve(env.DATA_DIR?.trim() || "./data"),
-      maxQuads: intVar(env, "MAX_QUADS", 8_000_000, 1, 12_000_000),
+      maxQuads: intVar(env, "MAX_QUADS", DEFAULT_MAX_QUADS, 1, 12_000_000),
       journalCompactBytes: compactBytes,
       journalCompactMaxBytes: intVar(
         env,
@@ -405,7 +441,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim()
         ? path.resolve(env.PRELOAD_CONTEXTS_DIR)
         : undefined,
-      contextFetchTimeoutMs: intVar(env, "CONTEXT_FETCH_TIMEOUT_MS", 3000, 10, 120_000),
+      contextFetchTimeoutMs: intVar(
+        env,
+        "CONTEXT_FETCH_TIMEOUT_MS",
+        DEFAULT_CONTEXT_FETCH_TIMEOUT_MS,
+        10,
+        120_000,
+      ),
       contextCacheMax: intVar(env, "CONTEXT_CACHE_MAX", 500, 1, 1_000_000),
     },
     query: {
@@ -414,17 +456,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sparql: {
       sparqlTimeoutMs: durationVar(env, "SPARQL_TIMEOUT", 10_000, 10, 3_600_000),
       sparqlMaxRows: intVar(env, "SPARQL_MAX_ROWS", 100_000, 1, 10_000_000),
-      sparqlMaxPerPrincipal: intVar(env, "SPARQL_MAX_PER_PRINCIPAL", 1, 1, 64),
-      sparqlQueuePerPrincipal: intVar(env, "SPARQL_QUEUE_PER_PRINCIPAL", 2, 0, 1_000),
+      sparqlMaxPerPrincipal: intVar(env, "SPARQL_MAX_PER_PRINCIPAL", DEFAULT_SPARQL_MAX_PER_PRINCIPAL, 1, 64),
+      sparqlQueuePerPrincipal: intVar(
+        env,
+        "SPARQL_QUEUE_PER_PRINCIPAL",
+        DEFAULT_SPARQL_QUEUE_PER_PRINCIPAL,
+        0,
+        1_000,
+      ),
       sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 2, 1, 16),
-      sparqlMaxQueryLength: intVar(env, "SPARQL_MAX_QUERY_LENGTH", 200_000, 100, 100_000_000),
+      sparqlMaxQueryLength: intVar(
+        env,
+        "SPARQL_MAX_QUERY_LENGTH",
+        DEFAULT_SPARQL_MAX_QUERY_LENGTH,
+        100,
+        100_000_000,
+      ),
       sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
     },
     temporal: {
       ...retentionWindows(env),
-      temporalRetentionIntervalMs: intVar(env, "TEMPORAL_RETENTION_INTERVAL_MS", 600_000, 10, 86_400_000),
+      temporalRetentionIntervalMs: intVar(
+        env,
+        "TEMPORAL_RETENTION_INTERVAL_MS",
+        DEFAULT_TEMPORAL_RETENTION_INTERVAL_MS,
+        10,
+        86_400_000,
+      ),
       temporalPageInstances: intVar(env, "TEMPORAL_PAGE_INSTANCES", 10_000, 1, 10_000_000),
-      temporalSealMs: intVar(env, "TEMPORAL_SEAL_INTERVAL_MS", 10_000, 10, 3_600_000),
+      temporalSealMs: intVar(
+        env,
+        "TEMPORAL_SEAL_INTERVAL_MS",
+        DEFAULT_TEMPORAL_SEAL_INTERVAL_MS,
+        10,
+        3_600_000,
+      ),
     },
     ldes: {
       ldesPageMs: durationVar(env, "LDES_PAGE", 3_600_000, 1000, 31 * DAY),
@@ -445,14 +511,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     tuning: {
       storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", DEFAULT_STORE_RECLAIM_QUADS, 1000, 1_000_000_000),
-      graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", 64 * 1024 * 1024, 0, 16 * 1024 ** 3),
+      graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", DEFAULT_GRAPH_CACHE_BYTES, 0, 16 * 1024 ** 3),
       heapGrowingPercent: intVar(env, "HEAP_GROWING_PERCENT", 0, 0, 1000),
       mallocTrimIntervalMs: intVar(env, "MALLOC_TRIM_INTERVAL_MS", 1000, 0, 3_600_000),
       heapReduceIntervalMs: intVar(env, "HEAP_REDUCE_INTERVAL_MS", 250, 0, 3_600_000),
       journalCompactQuietMs: intVar(env, "JOURNAL_COMPACT_QUIET_MS", 0, 0, 3_600_000),
       queryCacheBytes: intVar(env, "QUERY_CACHE_BYTES", 128 * 1024 * 1024, 0, 64 * 1024 ** 3),
       temporalSealQuietMs: intVar(env, "TEMPORAL_SEAL_QUIET_MS", 0, 0, 3_600_000),
-      temporalSealMaxDeferMs: intVar(env, "TEMPORAL_SEAL_MAX_DEFER_MS", 60_000, 0, 86_400_000),
+      temporalSealMaxDeferMs: intVar(
+        env,
+        "TEMPORAL_SEAL_MAX_DEFER_MS",
+        DEFAULT_TEMPORAL_SEAL_MAX_DEFER_MS,
+        0,
+        86_400_000,
+      ),
     },
     redisUrl: urlVar(env, "REDIS_URL", ["redis:", "rediss:"]),
     notify: notifyConfig(env),

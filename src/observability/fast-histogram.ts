@@ -39,8 +39,8 @@ export class HistogramSeries {
 /**
  * A Prometheus histogram for the request path: the caller keeps the {@link HistogramSeries} of a label
  * combination and an observation is a bucket search and three additions. prom-client's Histogram checks and
- * hashes the labels at every observation (about 3 µs per request here); this one is exposed through the same
- * registry, in the same text format.
+ * hashes the labels at every observation, a cost per request (docs/decisions/0015-metrics-cost.md); this one
+ * is exposed through the same registry, in the same text format.
  */
 export class FastHistogram {
   private readonly all = new Map<string, HistogramSeries>();

@@ -8,17 +8,15 @@ import { loadMallocTrim } from "./malloc-trim";
  * (docs/decisions/0004-malloc-trim-and-heap-reduce.md).
  *
  * V8 collects garbage when an old generation reaches its limit, which it sets at a multiple of what the
- * last full GC kept, and it never returns the free space inside its pages: after the 100k-entity fill the
- * main thread held 845 MB of old generation for 471 MB live and 236 MB of dead Buffers (glibc memory), the
- * store worker 107 MB for 16 MB, and 38 s of idleness changed nothing (V8's own memory reducer did not
- * start). The same service restarted on the same data held as much once its background index scan was
- * done (2.73 GB). A GC with V8's "reduce memory footprint" flag, which only a memory-pressure signal
- * starts, frees both and gives the free pages back: 3.01 -> 2.26 GB after the fill, 2.73 -> 2.14 GB after
- * the restart. This module sends that signal (the optional addon's `reduceHeap`, native/malloc-trim) when
- * the thread is idle and its heap has grown well past its level after the last such GC, so a busy
- * thread's latency is never touched and an idle one is not collected over and over. The main thread also
- * counts as idle when no HTTP request was served over the tick ({@link watchRequests}): after a fill it goes
- * on for seconds with background work nobody waits for (the history's sealing), which is the time to do it.
+ * last full GC kept, and it never returns the free space inside its pages: after a large fill both the
+ * main thread and the store worker held far more old generation than was live, and idleness changed
+ * nothing (V8's own memory reducer did not start). A GC with V8's "reduce memory footprint" flag, which
+ * only a memory-pressure signal starts, frees the dead heap and gives the free pages back. This module
+ * sends that signal (the optional addon's `reduceHeap`, native/malloc-trim) when the thread is idle and
+ * its heap has grown well past its level after the last such GC, so a busy thread's latency is never
+ * touched and an idle one is not collected over and over. The main thread also counts as idle when no
+ * HTTP request was served over the tick ({@link watchRequests}): after a fill it goes on for seconds with
+ * background work nobody waits for (the history's sealing), which is the time to do it.
  *
  * It imports nothing of the service, so the store worker (src/store/worker) can start it in its own thread.
  */

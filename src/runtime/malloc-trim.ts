@@ -6,7 +6,7 @@ import type { Logger } from "../log/logger";
  * glibc's `free()` only shrinks an arena from its top. The batch write path allocates many MB per request
  * outside the JS heap (postMessage buffers of the N-Triples sent to the store worker, request bodies,
  * journal and history record buffers) and frees most of it only when a GC collects the Buffers, so after a
- * 100k-entity fill the main arena held ~200 MB of free chunks between live ones (`malloc_info`), resident
+ * large fill the main arena holds many MB of free chunks between live ones (`malloc_info`), resident
  * until `malloc_trim(0)` is called. Node does not expose it, so the optional addon `citygraph-malloc-trim`
  * (native/malloc-trim, built by node-gyp at `npm ci`) does; without it this is a no-op with one log line.
  */
@@ -68,9 +68,9 @@ export function loadMallocTrim(): MallocTrimAddon | string {
 
 /**
  * Every `intervalMs` (0 = off) reads the free bytes of glibc's arenas and trims them when
- * {@link shouldTrim} says so. Both calls run on a libuv pool thread, one check at a time: on the main thread
- * a trim took a median 2.7 ms and 38 ms for 316 MB of resident free chunks during a 100k fill, and reading
- * the free bytes 2.5 ms with 100k free chunks. The timer does not keep the process alive. Returns a
+ * {@link shouldTrim} says so. Both calls run on a libuv pool thread, one check at a time, since on the main
+ * thread each took milliseconds during a fill (docs/decisions/0004-malloc-trim-and-heap-reduce.md). The
+ * timer does not keep the process alive. Returns a
  * function that stops it.
  */
 export function startMallocTrim(

@@ -5,11 +5,10 @@ import v8 from "node:v8";
  * so that `npm start`, `node dist/src/main.js` and the Docker image run with the same heap behaviour.
  *
  * `--no-allocation-site-pretenuring`: V8 allocates the objects of an allocation site directly in the
- * old generation once it has seen most of them survive scavenges. Long requests (a batch upsert of 1,000
- * entities takes seconds) make the sites of Koa, Node's HTTP server and the routes "tenured", and from
- * then on every short GET allocates its request objects in the old generation, where only a mark-compact
- * frees them: at 1,500 type+q requests/s, 10.7 MB/s reached the old generation, against 2.7 MB/s
- * without pretenuring, and scavenges took up to 12-22 ms instead of 5-6 ms (docs/decisions/0009-query-tail.md).
+ * old generation once it has seen most of them survive scavenges. Long requests (a batch upsert takes
+ * seconds) make the sites of Koa, Node's HTTP server and the routes "tenured", and from then on every
+ * short GET allocates its request objects in the old generation, where only a mark-compact frees them:
+ * several times the old-generation traffic and longer scavenges (docs/decisions/0009-query-tail.md).
  */
 export const V8_FLAGS = ["--no-allocation-site-pretenuring"] as const;
 

@@ -6,7 +6,8 @@ export const DEFAULT_TENANT = "";
  *
  * The store owns every fact: one Oxigraph dataset per tenant, living in a worker thread, plus a
  * journal and snapshots in DATA_DIR. Everything crossing this interface is N-Quads / N-Triples text,
- * never term objects (measured: term objects cost hundreds of µs per quad as the store grows).
+ * never term objects, which cost far more per quad as the store grows
+ * (docs/decisions/0017-oxigraph-in-the-store-worker.md).
  */
 
 /**

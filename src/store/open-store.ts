@@ -1,4 +1,8 @@
-import { DEFAULT_STORE_RECLAIM_QUADS } from "../config/config";
+import {
+  DEFAULT_JOURNAL_COMPACT_BYTES,
+  DEFAULT_MAX_QUADS,
+  DEFAULT_STORE_RECLAIM_QUADS,
+} from "../config/config";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors";
@@ -17,8 +21,8 @@ import { toAppError } from "./worker/wire-error";
 
 /**
  * Bytes of a commit record from which it is posted to the worker at once rather than at the end of the
- * turn (~28 benchmark entities): a batch of 1,000 entities then starts loading while the main thread
- * prepares the next (docs/decisions/0001-write-path.md).
+ * turn (a few dozen entities): a batch slice then starts loading while the main thread prepares the
+ * next (docs/decisions/0001-write-path.md).
  */
 const LARGE_COMMIT_BYTES = 256 * 1024;
 
@@ -44,9 +48,9 @@ function transferables(requests: StoreRequest[]): ArrayBuffer[] {
 export interface OpenStoreOptions {
   /** DATA_DIR; the store keeps its journal and snapshots in `<dataDir>/store`. */
   dataDir: string;
-  /** Quad ceiling over all tenants (default 8,000,000; the WASM build dies near 13M). */
+  /** Quad ceiling over all tenants (default: `MAX_QUADS`'s). */
   maxQuads?: number;
-  /** Journal bytes that trigger an automatic compaction (default 256 MiB). */
+  /** Journal bytes that trigger an automatic compaction (default: `JOURNAL_COMPACT_BYTES`'s). */
   journalCompactBytes?: number;
   /**
    * A due compaction waits for this long without a commit (ms; default 0 = starts at once), so that it does
@@ -57,10 +61,11 @@ export interface OpenStoreOptions {
   journalCompactMaxBytes?: number;
   /**
    * Bytes of WASM memory to grow once at start (default 128 MiB; 0 = off). Avoids repeated memory
-   * growth, each of which triggers full GCs; costs that much RSS and ~0.25 s per 128 MiB at start.
+   * growth, each of which triggers full GCs; costs that much RSS and a moment of start-up
+   * (docs/decisions/0017-oxigraph-in-the-store-worker.md).
    */
   wasmPreGrowBytes?: number;
-  /** Dropped quads that trigger a memory reclaim (default `STORE_RECLAIM_QUADS`'s; see memory-reclaim.ts). */
+  /** Dropped quads that trigger a memory reclaim (default: `STORE_RECLAIM_QUADS`'s; see memory-reclaim.ts). */
   reclaimDroppedQuads?: number;
   /**
    * Graphs kept on disk only (default none): writes to a graph whose IRI starts with one of these are
@@ -71,7 +76,7 @@ export interface OpenStoreOptions {
    * the replica answers for them (docs/architecture.md "Temporal history in the graph").
    */
   diskOnlyGraphPrefixes?: readonly string[];
-  /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); default 0 = off. */
+  /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); 0 or omitted = off. */
   heapReduceIntervalMs?: number;
   /** Told the seconds each acknowledged commit took, from the call to its durable journal record (a metric). */
   onCommitted?: (seconds: number) => void;
@@ -94,10 +99,10 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   const log = opts.log ?? (() => undefined);
   const workerOpts: WorkerOptions = {
     dataDir: opts.dataDir,
-    maxQuads: opts.maxQuads ?? 8_000_000,
-    journalCompactBytes: opts.journalCompactBytes ?? 256 * 1024 * 1024,
+    maxQuads: opts.maxQuads ?? DEFAULT_MAX_QUADS,
+    journalCompactBytes: opts.journalCompactBytes ?? DEFAULT_JOURNAL_COMPACT_BYTES,
     journalCompactMaxBytes:
-      opts.journalCompactMaxBytes ?? 4 * (opts.journalCompactBytes ?? 256 * 1024 * 1024),
+      opts.journalCompactMaxBytes ?? 4 * (opts.journalCompactBytes ?? DEFAULT_JOURNAL_COMPACT_BYTES),
     compactQuietMs: opts.compactQuietMs ?? 0,
     wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024,
     reclaimDroppedQuads: opts.reclaimDroppedQuads ?? DEFAULT_STORE_RECLAIM_QUADS,

@@ -1,15 +1,15 @@
 /**
  * The main thread's side of the store worker's message channel: requests are sent in batches, one
- * `postMessage` for many (protocol StoreMessage; a message costs tens of µs), but no request waits long
+ * `postMessage` for many (protocol StoreMessage; each message has a cost), but no request waits long
  * for its batch.
  *
  * A request goes out at the end of the event-loop turn that made it (`setImmediate`), together with the
  * others of that turn, unless it is urgent (a large commit: the worker can load it while this thread
  * prepares the next one) or the oldest request waiting has waited `maxWaitMs`: then everything waiting goes
- * at once. The second rule matters under load (docs/decisions/0001-write-path.md):
- * one turn of the main thread parses a dozen or more POSTs at ~0.3 ms each, and sending them only at its end
- * kept the worker idle meanwhile and then made the 18th commit of a message wait for 17 loads before it;
- * sent every ~1 ms, the worker loads the first ones while this thread parses the rest.
+ * at once. The second rule matters under load (docs/decisions/0001-write-path.md): one turn of the main
+ * thread parses many POSTs, and sending them only at its end kept the worker idle meanwhile and then
+ * made the last commit of a message wait for all the loads before it; sent every `maxWaitMs`, the worker
+ * loads the first ones while this thread parses the rest.
  */
 export class RequestOutbox<T> {
   private items: T[] = [];

@@ -1,11 +1,9 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
+import { DEFAULT_BODY_READ_TIMEOUT_MS } from "../../config/config";
 import { AppError } from "../../errors";
 import { checkJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
-
-/** Default longest time a request body may take to arrive (BODY_READ_TIMEOUT). */
-export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
 /**
  * Reads the raw request body up to `limit` bytes; a larger body is refused with 413 before it is
@@ -16,7 +14,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 export async function readBody(
   ctx: Context,
   limit: number,
-  timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+  timeoutMs = DEFAULT_BODY_READ_TIMEOUT_MS,
 ): Promise<string> {
   const declared = Number(ctx.get("Content-Length") || "0");
   if (declared > limit) {
@@ -32,7 +30,7 @@ export async function readBody(
 /**
  * The whole stream as UTF-8 text (a body that is not UTF-8 is a 400: decoding it would put U+FFFD where
  * its bytes were), through plain `data`/`end` listeners: a `for await` over the request
- * (its async iterator, a promise and a microtask per chunk) was ~1 % of the main thread per POST
+ * (its async iterator, a promise and a microtask per chunk) cost the main thread more per POST
  * (docs/decisions/0001-write-path.md). As that loop did, a body over `limit` or
  * a stream that closes before its end rejects, and the request stream is destroyed.
  */

@@ -32,8 +32,8 @@ export function registerLdesRoutes(router: Router, feed: LdesFeed, opts: LdesRou
   feed.onEdit(() => closedPages.clear());
   const shortLived = `public, max-age=${opts.openMaxAgeS}`;
 
-  // Pages are large and repetitive N-Triples: gzip cuts them ~10 times; the gzip form is its own
-  // representation, with its own strong ETag (RFC 9110 §8.8.3).
+  // Pages are large and repetitive N-Triples, which gzip makes much smaller (docs/ldes.md); the gzip form
+  // is its own representation, with its own strong ETag (RFC 9110 §8.8.3).
   const send = (ctx: Context, b: LdesBody, cacheControl: string): void => {
     const gzip = ctx.acceptsEncodings("gzip", "identity") === "gzip";
     ctx.status = 200;

@@ -7,7 +7,8 @@ import * as shape from "./response-mappers";
 
 /**
  * The JSON text of each camera of the list, kept while the camera's entity, status, last update and
- * zone stay the same: a page of 50 is then 50 string joins instead of a 22 KB JSON.stringify.
+ * zone stay the same: a page is then a string join per camera instead of one large JSON.stringify
+ * (docs/decisions/0018-small-hot-path-costs.md).
  */
 class CameraJsonCache {
   private readonly texts = new Map<string, { v: CameraView; zone: unknown; json: string }>();

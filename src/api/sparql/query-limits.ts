@@ -7,15 +7,19 @@ export interface SparqlTextLimits {
   maxLength: number;
   /** Depth of nested `{}`, `()` and `[]` outside strings, IRIs and comments. */
   maxNesting: number;
-  /** `&&` and `||` operators: Oxigraph's parser takes quadratic time in a chain of them and fails near 3,000. */
+  /** `&&` and `||` operators: Oxigraph's parser takes quadratic time in a chain of them. */
   maxLogical: number;
 }
 
-/** Default length of a query text, characters (SPARQL_MAX_QUERY_LENGTH). */
-export const DEFAULT_SPARQL_LENGTH = 200_000;
-/** Default depth of nesting: measured, Oxigraph's wasm build fails on 5,000 nested groups. */
+/**
+ * Depth of nesting allowed, well below the depth that fails Oxigraph's WebAssembly parser
+ * (docs/decisions/0017-oxigraph-in-the-store-worker.md).
+ */
 export const DEFAULT_SPARQL_NESTING = 64;
-/** Default count of logical operators (300 take ~0.7 s to parse, 3,000 crash the parser). */
+/**
+ * Logical operators allowed, well below the count whose parse takes seconds or crashes the parser
+ * (docs/decisions/0017-oxigraph-in-the-store-worker.md).
+ */
 export const DEFAULT_SPARQL_LOGICAL = 256;
 
 /**

@@ -1,5 +1,10 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
+import {
+  DEFAULT_SPARQL_MAX_PER_PRINCIPAL,
+  DEFAULT_SPARQL_MAX_QUERY_LENGTH,
+  DEFAULT_SPARQL_QUEUE_PER_PRINCIPAL,
+} from "../../config/config";
 import { AppError, badRequest } from "../../errors";
 import { negotiateFormat, queryFormOf, GRAPH_FORMATS, SOLUTION_FORMATS } from "../../rdf/sparql-results";
 import type { ReplicaAnswer, ReplicaQuery } from "../../store/replica/replica-protocol";
@@ -7,12 +12,7 @@ import { requestOf } from "../http/request-context";
 import { tenantOf } from "../http/tenant";
 import { PrincipalSlots } from "./principal-slots";
 import { readQueryText, updateRefused } from "./sparql-request";
-import {
-  checkSparqlText,
-  DEFAULT_SPARQL_LENGTH,
-  DEFAULT_SPARQL_LOGICAL,
-  DEFAULT_SPARQL_NESTING,
-} from "./query-limits";
+import { checkSparqlText, DEFAULT_SPARQL_LOGICAL, DEFAULT_SPARQL_NESTING } from "./query-limits";
 
 /** What the SPARQL face needs: something that answers a query (the replica). */
 export interface SparqlQueryService {
@@ -28,9 +28,9 @@ export interface SparqlRouteOptions {
   bodyTimeoutMs?: number;
   /** SPARQL_MAX_QUERY_LENGTH: characters of a query text. */
   maxQueryLength?: number;
-  /** SPARQL_MAX_PER_PRINCIPAL: queries one principal may have running; default 1. */
+  /** SPARQL_MAX_PER_PRINCIPAL: queries one principal may have running (default: the setting's). */
   maxPerPrincipal?: number;
-  /** SPARQL_QUEUE_PER_PRINCIPAL: queries of one principal that may wait; default 2. */
+  /** SPARQL_QUEUE_PER_PRINCIPAL: queries of one principal that may wait (default: the setting's). */
   queuePerPrincipal?: number;
   /** Seconds a refused query is told to wait (Retry-After); default 5. */
   retryAfterS?: number;
@@ -49,13 +49,13 @@ export function registerSparqlRoutes(
   opts: SparqlRouteOptions,
 ): void {
   const slots = new PrincipalSlots(
-    opts.maxPerPrincipal ?? 1,
-    opts.queuePerPrincipal ?? 2,
+    opts.maxPerPrincipal ?? DEFAULT_SPARQL_MAX_PER_PRINCIPAL,
+    opts.queuePerPrincipal ?? DEFAULT_SPARQL_QUEUE_PER_PRINCIPAL,
     opts.retryAfterS ?? 5,
   );
   const handle = async (ctx: Context): Promise<void> => {
     const tenant = tenantOf(ctx);
-    const maxLength = opts.maxQueryLength ?? DEFAULT_SPARQL_LENGTH;
+    const maxLength = opts.maxQueryLength ?? DEFAULT_SPARQL_MAX_QUERY_LENGTH;
     // a body of more than 3 bytes (UTF-8) per allowed character is too long whatever it holds: 413 unread
     const maxBody = Math.min(opts.maxBodyBytes, 3 * maxLength + 64);
     const sparql = await readQueryText(ctx, maxBody, opts.bodyTimeoutMs);

@@ -63,9 +63,9 @@ export function entityToTriples(
 }
 
 /**
- * The text built by `+=` is a V8 rope (a tree of ConsStrings, ~13 KB on the heap for a 6 KB
- * 10-attribute entity); callers keep it (graph cache, change feed), so it is flattened in place
- * once here: reading a character makes V8 copy it into one sequential string (measured: 6.3 KB).
+ * The text built by `+=` is a V8 rope (a tree of ConsStrings, about twice the text's size on the heap);
+ * callers keep it (graph cache, change feed), so it is flattened in place once here: reading a character
+ * makes V8 copy it into one sequential string (docs/decisions/0002-memory-at-scale.md).
  */
 function flat(s: string): string {
   s.charCodeAt(0);

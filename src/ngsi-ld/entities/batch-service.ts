@@ -108,8 +108,8 @@ export class BatchService {
 /**
  * The new state of one entity under `mode`, given its previous state (undefined if it does not exist).
  * Takes `input` over: it is stamped and its instances are moved into the result, not copied (each batch
- * element is a fresh object parsed from the body and used once; a structuredClone of it was ~3 % of the
- * main thread's time and a share of its GC in the batch upsert, docs/decisions/0002-memory-at-scale.md).
+ * element is a fresh object parsed from the body and used once; a structuredClone of it cost the batch
+ * upsert main-thread time and GC: docs/decisions/0001-write-path.md).
  */
 function applyMode(
   mode: BatchMode,

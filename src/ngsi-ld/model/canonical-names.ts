@@ -49,7 +49,8 @@ function canonicalizeSubs(v: unknown, ldc: CompiledContext): unknown {
   if (typeof v !== "object" || v === null) return v;
   const obj = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  // Object.keys, not Object.entries: no [key, value] array per member (~2.4 KB per 10-attribute entity)
+  // Object.keys, not Object.entries: no [key, value] array per member
+  // (docs/decisions/0018-small-hot-path-costs.md)
   for (const k of Object.keys(obj)) {
     if (ATTRIBUTE_META_MEMBERS.has(k)) out[k] = obj[k];
     else out[canon(ldc, k)] = canonicalizeSubs(obj[k], ldc);

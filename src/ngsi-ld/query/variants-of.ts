@@ -2,7 +2,8 @@
  * The variants kept for one key of a two-level cache (key -> variant -> value), created on first use.
  * The outer map holds at most `capacity` keys: creating one more evicts the oldest inserted key (FIFO
  * by insertion order of the Map). Shared by the entity view cache and the GET response cache
- * (docs/design.md "derived state": bounded caches beside the store, kept current by the change feed).
+ * (docs/design.md "Indexes beside the store, derived from it": bounded caches beside the store, kept
+ * current by the change feed).
  */
 export function variantsOf<V>(
   map: Map<string, Map<string, V>>,

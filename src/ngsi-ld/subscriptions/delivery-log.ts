@@ -15,8 +15,8 @@ const fileName = (gen: number) => `deliveries-${String(gen).padStart(12, "0")}.l
  * count; a start adds the lines of later files. Writing the statuses starts a new file ({@link rotate});
  * once they are durable the older files go ({@link drop}). An append is one write(2) of a short line, kept
  * by the kernel when the process dies (not fsynced: a power cut may lose the last lines); the current file
- * stays open, so an append costs that one write and no open and close (at thousands of notifications a
- * second, `appendFileSync` took 6 % of the main thread).
+ * stays open, so an append costs that one write and no open and close (`appendFileSync` took a share of the
+ * main thread at thousands of notifications a second: docs/decisions/0018-small-hot-path-costs.md).
  */
 export class DeliveryLog {
   private gen: number;

@@ -36,8 +36,8 @@ const BATCH = 256;
 
 /**
  * Default longest slice of a sweep's scan (ms). The scan looks at every entity with dirty segments: with
- * the open hour of 100k entities dirty, one synchronous scan stalled every request for ~150 ms every
- * sweep, the whole p99 of the paced type+q query (docs/decisions/0009-query-tail.md).
+ * the open hour of a large city dirty, one synchronous scan stalled every request at every sweep, the
+ * whole p99 of the paced type+q query (docs/decisions/0009-query-tail.md).
  */
 export const SLICE_MS = 4;
 
@@ -50,7 +50,7 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 /**
  * How long {@link SegmentSealer.close} may seal at shutdown (ms). What is left stays dirty in the history
  * log and is sealed after the next start, so a large history never holds the shutdown past main.ts's
- * forced exit (measured: ~100k open hours of the 100k-entity bench took more than 15 s).
+ * forced exit (docs/decisions/0008-history-in-the-graph.md).
  */
 export const CLOSE_BUDGET_MS = 5_000;
 

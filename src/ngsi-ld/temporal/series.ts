@@ -44,10 +44,9 @@ const JS = 7;
  * row; no JS object per instance), so a day of a city's feed fits in memory and lastN / time windows
  * are binary searches.
  *
- * One plain array per series, not one typed array per column: most series hold a handful of rows
- * (100k entities x 10 attributes = 1M series), and a typed array costs ~200 B of object and buffer
- * headers before its first element. Measured (1M series of one row, heap after GC): 7 typed arrays of
- * 8 rows 1,912 B per series, this layout 152 B (56 B of it the row, 64 B with the journal seq).
+ * One plain array per series, not one typed array per column: most series hold a handful of rows, and a
+ * typed array costs object and buffer headers before its first element, which made the index several
+ * times larger (docs/decisions/0002-memory-at-scale.md).
  */
 export class Series {
   length = 0;

@@ -21,8 +21,8 @@ export class TemporalIndex {
   private nextIid = 1;
   private maxJs = 0;
   /**
-   * One copy of each attribute IRI and type list: records decoded from the log bring fresh strings
-   * (measured at 100k entities x 10 attributes: ~60 MB of duplicate attribute IRIs without this).
+   * One copy of each attribute IRI and type list: records decoded from the log bring fresh strings, whose
+   * duplicates add up at scale (docs/decisions/0002-memory-at-scale.md).
    */
   private readonly names = new Map<string, string>();
   private readonly typeLists = new Map<string, string[]>();

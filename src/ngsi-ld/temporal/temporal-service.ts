@@ -1,3 +1,8 @@
+import {
+  DEFAULT_TEMPORAL_RETENTION_INTERVAL_MS,
+  DEFAULT_TEMPORAL_SEAL_INTERVAL_MS,
+  DEFAULT_TEMPORAL_SEAL_MAX_DEFER_MS,
+} from "../../config/config";
 import { notFound } from "../../errors";
 import type { EntityChange } from "../../events/change-event";
 import type { CompiledContext } from "../../rdf/contexts/compiled-context";
@@ -29,7 +34,7 @@ export interface TemporalOptions {
    * {@link RetentionPass}. Omitted: everything is kept raw.
    */
   retention?: RetentionWindows;
-  /** How often the retention pass runs (ms; `TEMPORAL_RETENTION_INTERVAL_MS`, default 10 minutes). */
+  /** How often the retention pass runs (ms; `TEMPORAL_RETENTION_INTERVAL_MS`, default: the setting's). */
   retentionEveryMs?: number;
   /** Log bytes that trigger a compaction. */
   compactBytes: number;
@@ -77,7 +82,7 @@ export class TemporalService {
         windows: w,
         record: (r) => this.write(r),
         changed: () => void this.compact(),
-        everyMs: opts.retentionEveryMs ?? 600_000,
+        everyMs: opts.retentionEveryMs ?? DEFAULT_TEMPORAL_RETENTION_INTERVAL_MS,
         log: opts.log,
       });
     }
@@ -86,7 +91,8 @@ export class TemporalService {
   /**
    * Opens the history log, rebuilds the index from it, applies retention and starts its timer; with
    * `opts.graph`, starts sealing into it ({@link attachGraph}). It needs no graph store to read the
-   * history, so app.ts opens it while the store worker recovers (docs/decisions/0007-lenient-trusted-loads.md: 3.4 s of a 100k-entity start-up that no longer come after the store's).
+   * history, so app.ts opens it while the store worker recovers, which shortens start-up
+   * (docs/decisions/0007-lenient-trusted-loads.md).
    */
   static open(opts: TemporalOptions): TemporalService {
     const index = new TemporalIndex();
@@ -108,12 +114,12 @@ export class TemporalService {
     this.sealer = new SegmentSealer(this.index, {
       store: graph,
       record: (r) => this.write(r),
-      everyMs: opts.sealEveryMs ?? 10_000,
+      everyMs: opts.sealEveryMs ?? DEFAULT_TEMPORAL_SEAL_INTERVAL_MS,
       graceMs: opts.sealGraceMs ?? 300_000,
       burst: {
         lastWriteAt: () => this.lastWriteAt,
         quietMs: opts.sealQuietMs ?? 0,
-        maxDeferMs: opts.sealMaxDeferMs ?? 60_000,
+        maxDeferMs: opts.sealMaxDeferMs ?? DEFAULT_TEMPORAL_SEAL_MAX_DEFER_MS,
       },
       log: opts.log,
     });

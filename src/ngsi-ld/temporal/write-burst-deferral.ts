@@ -1,7 +1,7 @@
 /**
- * Puts background work off while foreground writes keep coming, for a bounded time (on the
- * 2-core machine a write burst and the work it leaves behind compete for the same cores; the temporal
- * sealer took ~8 % of the service's CPU per entity of a batch fill, docs/decisions/0005-maintenance-after-a-burst.md).
+ * Puts background work off while foreground writes keep coming, for a bounded time (a write burst and the
+ * work it leaves behind, such as the temporal sealer's, compete for the same cores:
+ * docs/decisions/0005-maintenance-after-a-burst.md).
  *
  * The work is put off while the latest write is younger than `quietMs`, and for at most `maxDeferMs` from
  * the first time it was put off: a burst longer than that pays for its background work as before, so

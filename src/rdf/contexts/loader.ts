@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { DEFAULT_CONTEXT_FETCH_TIMEOUT_MS } from "../../config/config";
 import { AppError } from "../../errors";
 import { ContextDiskCache } from "./disk-cache";
 import { type ContextDocument, parseContextDocument } from "./document";
@@ -30,7 +31,7 @@ export interface ContextLoaderOptions {
   projectDir?: string;
   /** Preload folder (same index.json format); config `PRELOAD_CONTEXTS_DIR`. */
   preloadDir?: string;
-  /** Fetch timeout, ms; config `CONTEXT_FETCH_TIMEOUT_MS`, default 3000. */
+  /** Fetch timeout, ms; config `CONTEXT_FETCH_TIMEOUT_MS` (default: the setting's). */
   timeoutMs?: number;
   /** Largest remote @context, bytes; default 1 MiB. */
   maxBytes?: number;
@@ -45,8 +46,6 @@ export interface ContextLoaderOptions {
   maxCached?: number;
 }
 
-/** Default fetch timeout, ms. */
-export const DEFAULT_CONTEXT_TIMEOUT_MS = 3000;
 /** Default size limit of a remote @context, bytes. */
 export const DEFAULT_CONTEXT_MAX_BYTES = 1024 * 1024;
 
@@ -78,7 +77,7 @@ export class ContextLoader {
     this.preload = new ContextUrlMap(opts.preloadDir ?? path.join(opts.dataDir, "no-preload-dir"));
     this.disk = new ContextDiskCache(path.join(opts.dataDir, "context-cache"), opts.maxCached);
     this.limits = {
-      timeoutMs: opts.timeoutMs ?? DEFAULT_CONTEXT_TIMEOUT_MS,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_CONTEXT_FETCH_TIMEOUT_MS,
       maxBytes: opts.maxBytes ?? DEFAULT_CONTEXT_MAX_BYTES,
     };
     this.fetchFn = opts.fetchFn;

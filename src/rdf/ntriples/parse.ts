@@ -37,8 +37,8 @@ function term(termType: NtTerm["termType"], value: string, datatype = "", langua
 /**
  * A copy of `s` that does not keep the parsed text alive. V8 makes `slice`s of 13 or more
  * characters SlicedStrings that hold their whole parent: an index keeping four values of a decoded
- * entity kept its 6.4 KB graph text (measured, 20k entities). Prepending a character makes a rope
- * that `slice` flattens into a new string of the value's own size.
+ * entity kept its whole graph text (docs/decisions/0002-memory-at-scale.md). Prepending a character makes
+ * a rope that `slice` flattens into a new string of the value's own size.
  */
 function own(s: string): string {
   return s.length < 13 ? s : (" " + s).slice(1);

@@ -41,7 +41,8 @@ const LONG_STRING = 64;
  * through the native `JSON.stringify`, which escapes exactly these the same way when the string has no
  * other control character and no surrogate (those take the regular expression). A short string is
  * scanned in a loop (most have nothing to escape and are returned as they are); a long one (the JSON
- * literals, ~1-3 KB for a history segment) by one native regular expression test, about twice as fast.
+ * literals of a history segment) by one native regular expression test, faster than the loop
+ * (docs/decisions/0018-small-hot-path-costs.md).
  */
 export function escapeString(s: string): string {
   if (s.length >= LONG_STRING) {

@@ -91,8 +91,8 @@ const typeIris = new Map<string, string>();
 
 /**
  * The one shared copy of a type IRI. A `slice` of the graph text is a V8 SlicedString that keeps the
- * whole text alive (measured: 630 MB of entity texts held by this index at 100k entities); types are
- * few, so each is copied out once and shared.
+ * whole text alive (docs/decisions/0002-memory-at-scale.md, the entity index); types are few, so each is
+ * copied out once and shared.
  */
 function typeIri(slice: string): string {
   let t = typeIris.get(slice);

@@ -1,3 +1,4 @@
+import { DEFAULT_GRAPH_CACHE_BYTES } from "../../config/config";
 import type { CommitEvent } from "../graph-store";
 
 /** Commits of at most this many graph writes add the graphs they wrote to the cache (see GraphCache). */
@@ -10,19 +11,18 @@ export const CACHE_NEW_GRAPHS_UP_TO = 16;
  * change feed: a committed write replaces the text of a cached graph or removes it, so it never serves
  * stale data once the write is acknowledged. A small commit (at most {@link CACHE_NEW_GRAPHS_UP_TO} graphs:
  * a create, an update) also adds the graphs it wrote, since a client often reads back what it just wrote; a
- * bulk commit (a batch upsert) adds none, so a fill neither evicts the graphs being read nor leaves ~106 MB of
- * its last ~9,000 entities cached for nobody (docs/decisions/0004-malloc-trim-and-heap-reduce.md, the graph
- * cache").
+ * bulk commit (a batch upsert) adds none, so a fill neither evicts the graphs being read nor leaves its last
+ * entities cached for nobody (docs/decisions/0010-graph-cache.md).
  *
- * Bounded by characters of text (config `GRAPH_CACHE_BYTES`), not by entries: a 10-attribute entity is about
- * 7 KB of N-Triples, so the former 20,000 entries held 143 MB of heap at 100k entities (bench/memory.ts).
+ * Bounded by characters of text (config `GRAPH_CACHE_BYTES`), not by entries, since a bound by entries held
+ * far more heap than it seemed to (docs/decisions/0010-graph-cache.md).
  */
 export class GraphCache {
   private readonly map = new Map<string, string>();
   private bytes = 0;
 
   /** @param capacityBytes total length of the cached texts, in characters */
-  constructor(private readonly capacityBytes = 64 * 1024 * 1024) {}
+  constructor(private readonly capacityBytes = DEFAULT_GRAPH_CACHE_BYTES) {}
 
   /** The cached triples of `graph` in `tenant`, refreshing its recency. */
   get(tenant: string, graph: string): string | undefined {

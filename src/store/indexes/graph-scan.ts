@@ -22,7 +22,7 @@ export interface ScanOptions {
    * Small enough that a request queued behind a chunk, in the worker or on this thread, waits little.
    */
   chunk?: number;
-  /** Progress and the final duration; called every `chunk * 20` graphs and at the end. */
+  /** Progress and the final duration; called every `chunk * 80` graphs and at the end. */
   progress?: (fields: { tenant: string; graphs: number; total: number; ms: number }) => void;
 }
 

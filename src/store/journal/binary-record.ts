@@ -19,8 +19,8 @@ const NULL_LEN = 0xffffffff;
 /**
  * The payload of a journal record in binary form: tag, seq (float64 LE), tenant, then per write the
  * graph IRI and the N-Triples text, each as u32 LE byte length + UTF-8 (length 0xFFFFFFFF: dropped).
- * Measured against `JSON.stringify` of the same record (a 9 KB N-Triples text per entity, whose quotes
- * JSON escapes): about 10 to 20 µs per entity instead of 90 to 140 µs, on the store worker's ack path.
+ * Several times cheaper than `JSON.stringify` of the same record, whose N-Triples quotes JSON escapes, on
+ * the store worker's ack path (docs/decisions/0001-write-path.md).
  * `alloc` gives the buffer (e.g. `Buffer.allocUnsafeSlow` for one that owns its ArrayBuffer, to transfer).
  */
 export function encodeBinaryPayload(

@@ -167,8 +167,8 @@ export class JournalWriter {
  * Opens a segment for appending with O_DSYNC: each write returns once its data (and the metadata needed to
  * read it back, such as the file size) is on disk, as write + fdatasync would, but in ONE round trip
  * through libuv's pool instead of two. Each round trip ends with a callback on this thread's event loop,
- * which a busy thread runs late (measured in the batch upsert: 200 to 850 ms from write to "durable" with
- * two round trips while the store worker loaded the next batches; docs/decisions/0002-memory-at-scale.md).
+ * which a busy thread runs late: with two round trips, a batch upsert's records waited long to be
+ * "durable" while the store worker loaded the next batches (docs/decisions/0001-write-path.md).
  */
 function openSegment(dir: string, startSeq: number): number {
   fs.mkdirSync(dir, { recursive: true });

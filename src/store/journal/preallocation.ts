@@ -1,8 +1,8 @@
 import fs from "node:fs";
 
 /**
- * Bytes of zeros written ahead of a segment's records at a time (8 MiB stalled the records' writes
- * longer while the zeros were written: docs/decisions/0001-write-path.md).
+ * Bytes of zeros written ahead of a segment's records at a time: small, since a larger chunk stalled the
+ * records' writes longer while the zeros were written (docs/decisions/0001-write-path.md).
  */
 export const PREALLOCATE_BYTES = 2 * 1024 * 1024;
 
@@ -10,12 +10,12 @@ export const PREALLOCATE_BYTES = 2 * 1024 * 1024;
 const ZEROS = Buffer.alloc(1024 * 1024);
 
 /**
- * The zeros written ahead of a segment's records (docs/decisions/0001-write-path.md). An O_DSYNC write that only overwrites bytes already in the file waits for its data; one
- * that makes the file longer also waits for an ext4 journal commit of the new size, and the journal's
- * and the history's appends queue behind each other's commits (scratch, two files written at once:
- * p50 0.55 / p99 6.9 ms appending against 0.24 / 0.67 ms overwriting zeros written beforehand). So a
- * segment is kept `chunk` bytes of zeros ahead of its records, written on libuv's pool off the path of
- * the records (an O_DSYNC descriptor: the zeros and the new size are on disk when the write returns).
+ * The zeros written ahead of a segment's records (docs/decisions/0001-write-path.md). An O_DSYNC write
+ * that only overwrites bytes already in the file waits for its data; one that makes the file longer also
+ * waits for an ext4 journal commit of the new size, and the journal's and the history's appends queue
+ * behind each other's commits, several times slower at the tail. So a segment is kept `chunk` bytes of
+ * zeros ahead of its records, written on libuv's pool off the path of the records (an O_DSYNC
+ * descriptor: the zeros and the new size are on disk when the write returns).
  *
  * Durability never depends on it: a record beyond the zeros still appends (O_DSYNC covers the size), and
  * readers take zeros from a record boundary on as the end of the segment (record-codec.ts). What it must

@@ -113,9 +113,8 @@ function allZero(src: SegmentBytes, from: number): boolean {
  * first incomplete or corrupt record and classifies the damage; zero bytes from a record boundary to the
  * end are the unused part of a preallocated segment (`zeroBytes`), not damage. A payload is JSON
  * ({@link encodeRecord}) or a binary journal record ({@link encodeJournalRecord}). No list of records is built: a record's
- * strings can be collected once `each` returns (measured at 100k bench entities: replaying a 245 MB
- * journal segment through a list of records left the store worker's heap at 357 MB, see
- * docs/decisions/0002-memory-at-scale.md). Records before the damage have been handed over when
+ * strings can be collected once `each` returns, which keeps a replay's heap small
+ * (docs/decisions/0002-memory-at-scale.md). Records before the damage have been handed over when
  * it is found; callers that refuse the damage throw, which stops start-up anyway.
  */
 export function forEachRecord<T = JournalRecord>(

@@ -20,8 +20,8 @@ class FileWindow implements SegmentBytes {
   bytes(offset: number, n: number): Buffer {
     if (offset < this.start || offset + n > this.start + this.buf.length) {
       const size = Math.min(Math.max(n, this.windowBytes), this.length - offset);
-      // one buffer, reused while it is large enough: a new 8 MiB buffer per window left ~48 MB of dead
-      // ArrayBuffers in a compaction worker (docs/decisions/0002-memory-at-scale.md)
+      // one buffer, reused while it is large enough: a new buffer per window left dead ArrayBuffers
+      // piling up in a compaction worker (docs/decisions/0002-memory-at-scale.md)
       if (this.mem.length < size) this.mem = Buffer.allocUnsafe(size);
       let got = 0;
       while (got < size) {
@@ -38,11 +38,10 @@ class FileWindow implements SegmentBytes {
 
 /**
  * {@link forEachRecord} over a segment file read a window at a time (docs/design.md "Durability is ours to
- * build"): start-up replays, the temporal history's log and compaction read 100-270 MB segments this way
- * without a buffer of the whole file, which, surviving the replay, lived in the old generation until
- * the next full GC (183 MB of the main thread's RSS 3 s after a restart at 100k bench entities, see
- * docs/decisions/0002-memory-at-scale.md). Also returns the file's length. `windowBytes`: bytes
- * read at a time (default 8 MiB). `file` may be a descriptor opened earlier (left open): a reader beside
+ * build"): start-up replays, the temporal history's log and compaction read segments of hundreds of MB
+ * this way without a buffer of the whole file, which, surviving the replay, lived in the old generation
+ * until the next full GC (docs/decisions/0002-memory-at-scale.md). Also returns the file's length.
+ * `windowBytes`: bytes read at a time. `file` may be a descriptor opened earlier (left open): a reader beside
  * the writer holds its segments open so that a compaction deleting them does not cut its read.
  */
 export function forEachRecordInFile<T = JournalRecord>(

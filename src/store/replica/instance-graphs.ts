@@ -5,7 +5,10 @@ import { CGH, segmentInstanceTriples } from "./segment-instances";
 /** Graphs `<urn:citygraph:instances:<entity id>>`: the raw history instances of one entity, as rows. */
 export const INSTANCES_GRAPH_PREFIX = "urn:citygraph:instances:";
 
-/** Instance triples kept loaded at most (all tenants; ~650 B each, decisions/0013); past it the least recently queried entity goes. */
+/**
+ * Instance triples kept loaded at most (all tenants), which bounds the replica's extra memory
+ * (docs/decisions/0013-instance-graphs.md); past it the least recently queried entity goes.
+ */
 export const MAX_INSTANCE_TRIPLES = 500_000;
 
 const NAMED = /<urn:citygraph:instances:([^<>\s"{}|\\^`]+)>/g;
@@ -81,7 +84,8 @@ export class InstanceGraphs {
     for (const r of rows) {
       const segment = segmentInstanceTriples(r.get("json")!.value, Date.parse(r.get("start")!.value));
       if (segment.triples === 0) continue;
-      // in a transaction: Oxigraph's bulk load (no_transaction) was 8 times slower here (decisions/0013)
+      // in a transaction: Oxigraph's bulk load (no_transaction) was slower here
+      // (docs/decisions/0013-instance-graphs.md)
       store.load(segment.text, { format: "application/n-triples", to_graph_name: oxigraph.namedNode(graph) });
       triples += segment.triples;
     }

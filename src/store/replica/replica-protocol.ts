@@ -42,6 +42,6 @@ export interface ReplicaWorkerOptions {
   wasmPreGrowBytes: number;
   /** Dropped quads (and at least the live ones) after which the replica asks to be reloaded. */
   reclaimDroppedQuads: number;
-  /** Tick of the worker's idle heap reduction, ms (0 = off; src/heap-reduce.ts). */
+  /** Tick of the worker's idle heap reduction, ms (0 = off; src/runtime/heap-reduce.ts). */
   heapReduceIntervalMs: number;
 }

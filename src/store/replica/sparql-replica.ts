@@ -28,11 +28,11 @@ export interface SparqlReplicaOptions {
   maxQueue?: number;
   /** JS heap ceiling of the worker in MiB, so a huge answer kills the worker, not the service (default 1024). */
   maxHeapMb?: number;
-  /** Dropped quads after which the replica is reloaded to free their memory (default 2,000,000). */
+  /** Dropped quads after which the replica is reloaded to free their memory (default: `STORE_RECLAIM_QUADS`'s). */
   reclaimDroppedQuads?: number;
   /** WASM memory grown at start (default 64 MiB). */
   wasmPreGrowBytes?: number;
-  /** Tick (ms) of the worker's idle heap reduction (src/heap-reduce.ts); default 0 = off. */
+  /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); 0 or omitted = off. */
   heapReduceIntervalMs?: number;
   log?: Log;
 }

@@ -6,8 +6,9 @@ import { fsyncDir, listSegments } from "../journal/journal-files";
 import { removeStaleSnapshots, SnapshotManifest, writeManifest } from "./snapshot-files";
 
 /**
- * Heap limits of a compaction worker: an 8 MB young generation instead of V8's default took the
- * worker's peak RSS from +81 to +54 MB at the same CPU (docs/decisions/0002-memory-at-scale.md). The old generation is not capped: the map of last writes grows with the graphs.
+ * Heap limits of a compaction worker: a young generation smaller than V8's default lowers the worker's
+ * peak RSS at the same CPU (docs/decisions/0002-memory-at-scale.md). The old generation is not capped:
+ * the map of last writes grows with the graphs.
  */
 export const COMPACTION_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
 
@@ -24,8 +25,8 @@ export interface CompactorHost {
  * Compaction (docs/design.md "Durability is ours to build"), in an order that loses nothing if killed at any
  * point: (1) rotate the journal, so records up to `seq` are durable in old segments and later ones go
  * to a new segment; (2) write every tenant's snapshot file (temp + fsync + rename) in a worker thread
- * of its own, from the previous snapshot and those segments, without the Oxigraph store (measured:
- * dumping the store graph by graph held up commits for 37-40 s at 2.6 M quads); (3) write the
+ * of its own, from the previous snapshot and those segments, without the Oxigraph store (dumping the store
+ * graph by graph held up commits for tens of seconds: docs/decisions/0002-memory-at-scale.md); (3) write the
  * manifest naming them, atomically; only then (4) delete old segments and old snapshot files. Before
  * (3) completes, start-up uses the previous manifest + all segments; after it, the new snapshot + the
  * new segment (old segments still present are skipped by seq).

@@ -59,7 +59,7 @@ export function removeStaleSnapshots(dir: string, keep: SnapshotManifest | undef
 
 /**
  * The bytes of a snapshot file as chunks, read lazily: a tenant's N-Quads can pass V8's string limit
- * (~512 M chars, reached near 4M quads), so they are never held as one string. `file` may be a descriptor
+ * (docs/decisions/0002-memory-at-scale.md), so they are never held as one string. `file` may be a descriptor
  * opened earlier (read from its start, left open).
  */
 export function* readChunks(file: string | number, chunkBytes = 8 * 1024 * 1024): Generator<Uint8Array> {

@@ -27,8 +27,9 @@ function journalRecords(dir: string, after: number, upTo: number, each: (r: Jour
 /**
  * Where the last write of every graph in the journal records with `after < seq <= upTo` is, per tenant
  * (docs/design.md "Durability is ours to build": every write replaces or drops a whole graph, so the last
- * one is the graph's state at `upTo`). Only positions are kept, not the writes' text: holding the text
- * of a 256 MB journal took the compaction worker to ~0.9 GB at 100k bench entities (docs/decisions/0002-memory-at-scale.md); the text is read again by {@link appendWrites}.
+ * one is the graph's state at `upTo`). Only positions are kept, not the writes' text, which would hold
+ * the whole journal in the compaction worker's heap (docs/decisions/0002-memory-at-scale.md); the text is
+ * read again by {@link appendWrites}.
  */
 export function lastWrites(dir: string, after: number, upTo: number): Map<string, Map<string, LastWrite>> {
   const tenants = new Map<string, Map<string, LastWrite>>();
@@ -85,8 +86,8 @@ interface Output {
 
 /**
  * ONE buffer for the texts appended to every output, flushed when full or when another output is
- * appended to (joining the texts into a string and encoding it anew every 8 MB kept ~40 MB more of the
- * compaction worker's heap: docs/decisions/0002-memory-at-scale.md).
+ * appended to (joining the texts into a string and encoding it anew kept more of the compaction worker's
+ * heap: docs/decisions/0002-memory-at-scale.md).
  */
 class OutputBuffer {
   private readonly buf = Buffer.allocUnsafe(8 * 1024 * 1024);

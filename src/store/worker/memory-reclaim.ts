@@ -25,14 +25,13 @@ export interface ReclaimHost {
 }
 
 /**
- * Gives the memory of dropped quads back (docs/design.md "the store never dies of memory"). Oxigraph's
- * in-memory store keeps the memory of every removed quad: a service whose live feed replaces the same
- * entity graphs every minute grows without bound until the WASM memory traps (measured: 70k live quads
- * replaced 200 times, RSS 3.3 GB, then `unreachable`). Once the dropped quads pass `minDropped` and
- * the live ones, the worker compacts (a snapshot written off-thread, commits go on), then holds
+ * Gives the memory of dropped quads back (docs/decisions/0006-store-reclaim.md). Oxigraph's in-memory
+ * store keeps the memory of every removed quad: a service whose live feed replaces the same entity graphs
+ * every minute grows without bound until the WASM memory traps. Once the dropped quads pass `minDropped`
+ * and the live ones, the worker compacts (a snapshot written off-thread, commits go on), then holds
  * requests, waits for the journal to be durable, frees every Oxigraph store and reloads snapshot +
- * journal tail into fresh ones, whose allocations reuse the freed memory (measured: RSS flat at ~1 GB
- * over 300 rounds of the same test). The pause is the reload time: about 2 s for the HCMC dataset.
+ * journal tail into fresh ones, whose allocations reuse the freed memory. The pause is the reload time
+ * (the record gives it); requests wait, they are not refused.
  */
 export class MemoryReclaimer {
   private running = false;

@@ -46,7 +46,7 @@ export interface WorkerOptions {
   reclaimDroppedQuads: number;
   /** Prefixes of graph IRIs journaled and snapshotted but not loaded into memory (TenantDatasets). */
   diskOnlyGraphPrefixes: string[];
-  /** Tick of the worker's idle heap reduction, ms (0 = off; src/heap-reduce.ts). */
+  /** Tick of the worker's idle heap reduction, ms (0 = off; src/runtime/heap-reduce.ts). */
   heapReduceIntervalMs: number;
 }
 

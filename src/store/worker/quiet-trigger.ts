@@ -1,9 +1,9 @@
 /**
  * Runs a task once a stream of events has paused: {@link QuietTrigger.arm} asks for the task, which runs
  * when `quietMs` have passed since the latest {@link QuietTrigger.touch}; while touches keep coming it
- * waits. The store worker puts a due compaction off this way until a write burst has ended (on 2
- * cores a compaction rewriting a ~1 GB snapshot took ~60-70 µs of CPU per entity of a 100k batch fill,
- * docs/decisions/0005-maintenance-after-a-burst.md); its caller bounds the wait by size.
+ * waits. The store worker can put a due compaction off this way until a write burst has ended, since
+ * both compete for the cores (docs/decisions/0005-maintenance-after-a-burst.md); its caller bounds the
+ * wait by size.
  */
 export class QuietTrigger {
   private last = -Infinity;

@@ -24,9 +24,9 @@ export interface Recovered {
 
 /**
  * Grows the WASM memory once, up front, by handing Oxigraph a zero-filled buffer that it copies into its
- * heap and refuses at the first byte; the freed block is reused by later allocations. Measured at 8k
- * entities: 800 -> 70 GCs, GC time 2.8 s -> 0.2 s, load ~1.4x faster; costs ~0.45 s and that much RSS
- * at start (docs/design.md measured facts: "each growth of WASM memory triggers full GCs").
+ * heap and refuses at the first byte; the freed block is reused by later allocations. Each growth of
+ * the WASM memory triggers full GCs, so one growth at start makes loads faster for that much RSS and a
+ * moment of start-up (docs/decisions/0017-oxigraph-in-the-store-worker.md).
  */
 export function preGrowWasmMemory(bytes: number): void {
   if (bytes <= 0) return;

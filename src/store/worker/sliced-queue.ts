@@ -4,7 +4,7 @@
  * finished items started at the end of their turn goes out at once instead of after the whole backlog.
  *
  * Why the store worker needs it (docs/decisions/0001-write-path.md): the main thread may
- * send several large commits in one message (three batches of 1,000 entities, ~200 ms of loading each).
+ * send several large commits in one message (batches of a batch upsert, each long to load).
  * Run back to back in one turn, the first commit's answers ("applied", then its journal group write,
  * which starts at the end of the turn) waited for all three loads: its fsync and the main thread's
  * history append and change-feed work could not overlap the next loads. Small items (a turn's dozen
@@ -13,7 +13,7 @@
  *
  * An item may also take several turns: when `run` returns a promise, the queue runs nothing else until it
  * settles (the store worker applies a large commit in steps, so that its journal I/O callbacks, which
- * need the event loop, are not held up by 200 ms of loading).
+ * need the event loop, are not held up by the whole load).
  *
  * Items pushed while a slice is pending are queued behind the ones already waiting: order is kept.
  */

@@ -33,7 +33,8 @@ export interface ApplyJob {
 /**
  * The Oxigraph datasets of all tenants (docs/design.md "Tenants", "Entities are named graphs"): one `Store`
  * per tenant, so no query of one tenant can see another's graphs, plus a quad count per named graph
- * (Oxigraph's `size` walks the whole store: 38 ms at 400k quads, so counts are kept here).
+ * (Oxigraph's `size` walks the whole store, so counts are kept here:
+ * docs/decisions/0017-oxigraph-in-the-store-worker.md).
  *
  * Blank nodes: Oxigraph renames every blank-node label to a fresh random id on each `load` call
  * (verified on 0.5.11: `_:b0` loaded in two calls gives two distinct nodes; within one call it is one
@@ -73,9 +74,8 @@ export class TenantDatasets {
 
   /**
    * Quads removed (by replacement or deletion) since these datasets were filled. Oxigraph's in-memory
-   * store never gives their memory back (measured: 70k quads replaced 200 times grew RSS to 3.3 GB and
-   * the WASM store trapped), so the store worker reloads its datasets when this grows large (see
-   * memory-reclaim.ts).
+   * store never gives their memory back, so the store worker reloads its datasets when this grows large
+   * (memory-reclaim.ts, docs/decisions/0006-store-reclaim.md).
    */
   get droppedQuads(): number {
     return this.dropped;
@@ -121,7 +121,7 @@ export class TenantDatasets {
    * If Oxigraph refuses a write's text, every graph this commit touched is restored and the commit
    * fails with BadRequestData. `replay: true` is for journal replay of commits that were accepted
    * once: no ceiling and no undo copies (a failure there is fatal anyway), and Oxigraph parses the text
-   * leniently (no IRI validation, ~15 % less CPU per entity: docs/decisions/0007-lenient-trusted-loads.md),
+   * leniently (no IRI validation, less CPU per entity: docs/decisions/0007-lenient-trusted-loads.md),
    * since it passed a strict load when it was first committed. A new commit is always parsed strictly:
    * that load is where a bad IRI from a client is refused.
    * Writes to disk-only graphs are checked for their IRI and otherwise skipped (see the constructor).
@@ -197,13 +197,10 @@ export class TenantDatasets {
    * Loads a tenant's snapshot (N-Quads, as chunks of one file) in slices of whole graphs, one load
    * call each (a graph's blank-node labels must meet in one call; labels are unique per graph in a
    * snapshot), counting the lines of each graph on the way, parsed leniently: a snapshot holds only what
-   * strict loads accepted (see {@link apply}'s `replay`). A slice goes to Oxigraph as one buffer: handing it
-   * the list of its pieces (an iterable, which `load` also takes) cost 20-35 % more CPU in a scratch
-   * measurement (300 MB of a snapshot, 2026-11-24), more than the copy it saves. Measured on a 930 MB / 5.3 M-quad
-   * snapshot: one load call for the whole file left 2.37 GB of WASM memory, 32 MiB slices 1.78 GB in
-   * the same time; and the SPARQL GROUP BY that counted the graphs afterwards took 5.6 s. 8 MiB slices
-   * instead of 32 MiB: RSS of the store alone after loading a 1.1 GB / 6.1 M-quad snapshot 1,883 and
-   * 1,936 MB instead of 1,982 and 2,006 MB, in the same time (docs/decisions/0002-memory-at-scale.md).
+   * strict loads accepted (see {@link apply}'s `replay`). Slices of 8 MiB leave less WASM memory behind
+   * than one load of the whole file, and counting the lines on the way spares a query that counts graphs
+   * (docs/decisions/0002-memory-at-scale.md). A slice goes to Oxigraph as one buffer, not as the list of
+   * its pieces, which cost more CPU than the copy saves (docs/decisions/0007-lenient-trusted-loads.md).
    * Disk-only graphs (see the constructor) are skipped. `derive`, if given, returns more N-Quads for each
    * run of a graph's lines, loaded in the same slice (the SPARQL replica's plain view).
    */
@@ -301,7 +298,8 @@ export class TenantDatasets {
       counts.delete(w.graph);
     }
     if (w.triples !== null && w.triples.length > 0) {
-      // no_transaction: ~1.5x faster; a half-loaded graph is dropped again by the caller's undo.
+      // no_transaction: faster (docs/decisions/0017-oxigraph-in-the-store-worker.md); a half-loaded graph
+      // is dropped again by the caller's undo.
       counts.set(w.graph, 0);
       store.load(w.triples, {
         format: NT,
