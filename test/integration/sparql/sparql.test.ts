@@ -14,11 +14,11 @@ import { http, startTestApp, TestApp } from "../helpers/test-app";
 import { TRAFFIC_SPARQL_PROLOGUE } from "../../../src/domain/vocabulary";
 
 const PREFIXES = TRAFFIC_SPARQL_PROLOGUE;
-/** Interface spec §4.10: cameras by status with geo:lat / geo:long. */
+/** Cameras by status with geo:lat / geo:long (docs/sparql.md). */
 const ACTIVE_CAMERAS = `${PREFIXES}SELECT ?cam ?lat ?long WHERE {
   ?cam a traffic:TrafficCamera ; traffic:status "active" ; geo:lat ?lat ; geo:long ?long }`;
 const SINCE = "2025-12-08T06:00:00Z";
-/** Interface spec §4.10: accidents filtered by xsd:dateTime and severity. */
+/** Accidents filtered by xsd:dateTime and severity (docs/sparql.md). */
 const ACCIDENTS_SINCE = `${PREFIXES}SELECT ?acc ?ts ?severity WHERE {
   ?acc a traffic:TrafficAccident ; traffic:timestamp ?ts ; traffic:severity ?severity .
   FILTER(?ts >= "${SINCE}"^^xsd:dateTime && ?severity != "minor") }`;

@@ -67,7 +67,7 @@ describe("domain: SHACL shapes", function () {
     expect(paths).to.include("https://w3id.org/citygraph/traffic#severity");
   });
 
-  it("a citizen report as the spec describes it conforms", async () => {
+  it("a citizen report as docs/reports-and-alerts.md describes it conforms", async () => {
     const report = await validate(
       await entitiesToStore([
         {
