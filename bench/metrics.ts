@@ -34,21 +34,22 @@ const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 6);
 const SCRAPE_MS = 15_000;
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 
-/** Scrapes `base`/metrics every SCRAPE_MS while `work` runs; resolves with the work's result and the scrapes. */
+/** Scrapes each of `bases`/metrics every SCRAPE_MS while `work` runs; resolves with the work's result and the scrapes. */
 async function whileScraped<T>(
-  base: string,
+  bases: readonly string[],
   work: () => Promise<T>,
 ): Promise<{ result: T; scrapes: number }> {
   let scrapes = 0;
   let failed: string | undefined;
   const timer = setInterval(() => {
-    fetch(`${base}/metrics`)
-      .then(async (r) => {
-        await r.text();
-        if (r.status === 200) scrapes++;
-        else failed = `/metrics answered ${r.status}`;
-      })
-      .catch((e: unknown) => (failed = String(e)));
+    for (const base of bases)
+      fetch(`${base}/metrics`)
+        .then(async (r) => {
+          await r.text();
+          if (r.status === 200) scrapes++;
+          else failed = `/metrics answered ${r.status}`;
+        })
+        .catch((e: unknown) => (failed = String(e)));
   }, SCRAPE_MS);
   try {
     const result = await work();
@@ -78,7 +79,7 @@ async function metricsShare(s: Settings, count: number): Promise<ProfileShare> {
   });
   try {
     await fillEntities(srv.child.url, count);
-    await whileScraped(srv.child.url, () => getByIdLoad(srv.child.url, s, count, {}, true));
+    await whileScraped([srv.child.url], () => getByIdLoad(srv.child.url, s, count, {}, true));
   } finally {
     await stopChild(srv.child);
     rmSync(dir, { recursive: true, force: true });
@@ -136,9 +137,10 @@ async function main(): Promise<void> {
     const load = (srv: StartedServer, warm: boolean) =>
       withCpu(srv.child.proc.pid, () => getByIdLoad(srv.child.url, s, count, {}, warm));
     const pairRatios: number[] = [];
-    // one scraper per METRICS=on service over all the rounds, at Prometheus' rate
-    const { scrapes } = await whileScraped(on[0].child.url, () =>
-      whileScraped(on[1].child.url, async () => {
+    // the METRICS=on services scraped over all the rounds, at Prometheus' rate
+    const { scrapes } = await whileScraped(
+      on.map((srv) => srv.child.url),
+      async () => {
         for (let round = 0; round < ROUNDS; round++) {
           // one load of each service, the order turned round every round
           const order = round % 2 === 0 ? [off[0], on[0], on[1], off[1]] : [on[1], off[1], off[0], on[0]];
@@ -155,7 +157,7 @@ async function main(): Promise<void> {
               `${n.map((r) => Math.round(r.okPerSec)).join(" + ")} req/s: ${(sum(n) / sum(o)).toFixed(3)}`,
           );
         }
-      }).then(({ result }) => result),
+      },
     );
     if (scrapes === 0) throw new Error("/metrics was never scraped during the loads");
     const mean = (xs: Measured[]) => xs.reduce((a, r) => a + r.okPerSec, 0) / xs.length;

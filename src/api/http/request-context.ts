@@ -31,3 +31,9 @@ export interface RequestContext {
 export function requestOf(ctx: Context): RequestContext {
   return (ctx.state as { request: RequestContext }).request;
 }
+
+/** The route template that served the request (the router's pattern, e.g. `/ngsi-ld/v1/entities/:entityId`), or "unmatched". */
+export function routeTemplateOf(ctx: Context): string {
+  const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  return typeof route === "string" ? route : "unmatched";
+}

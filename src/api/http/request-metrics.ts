@@ -1,4 +1,5 @@
 import type { Metrics } from "../../observability/metrics";
+import { routeTemplateOf } from "./request-context";
 import type { RequestObserver } from "./request-id";
 
 /**
@@ -11,14 +12,7 @@ export function requestMetrics(metrics: Metrics): RequestObserver {
     start: () => metrics.inFlight(1),
     end(ctx, request, seconds) {
       metrics.inFlight(-1);
-      const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-      metrics.request(
-        request.face,
-        typeof route === "string" ? route : "unmatched",
-        ctx.method,
-        ctx.status,
-        seconds,
-      );
+      metrics.request(request.face, routeTemplateOf(ctx), ctx.method, ctx.status, seconds);
     },
   };
 }

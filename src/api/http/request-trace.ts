@@ -9,7 +9,7 @@ import {
   runInTrace,
   type TraceContext,
 } from "../../observability/trace-context";
-import { requestOf } from "./request-context";
+import { requestOf, routeTemplateOf } from "./request-context";
 
 /**
  * The W3C trace context of every face (docs/operations.md "Traces"): a request's `traceparent` makes it a
@@ -28,15 +28,15 @@ export function requestTrace(sink?: SpanSink) {
       try {
         await next();
       } finally {
-        const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+        const route = routeTemplateOf(ctx);
         sink?.record({
           ...trace,
-          name: `${ctx.method} ${typeof route === "string" ? route : "unmatched"}`,
+          name: `${ctx.method} ${route}`,
           startMs,
           endMs: Date.now(),
           attributes: {
             "http.request.method": ctx.method,
-            "http.route": typeof route === "string" ? route : "unmatched",
+            "http.route": route,
             "http.response.status_code": ctx.status,
             "citygraph.face": requestOf(ctx).face,
             "citygraph.request_id": requestOf(ctx).id,
