@@ -7,7 +7,6 @@ import { AttributeIndex } from "../src/ngsi-ld/query/index/attribute-index";
 import { GeoIndex } from "../src/ngsi-ld/query/geo";
 import { TemporalService } from "../src/ngsi-ld/temporal/temporal-service";
 import { compileContext } from "../src/rdf/contexts/compile-context";
-import { HISTORY_GRAPH_PREFIX } from "../src/store/graph-store";
 import { openGraphStore } from "../src/store/open-store";
 import { EntityIndex } from "../src/store/indexes/entity-index";
 import { GraphCache } from "../src/store/indexes/graph-cache";
@@ -82,7 +81,7 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const store = await measure("store open (worker)", () =>
-    openGraphStore({ dataDir, diskOnlyGraphPrefixes: [HISTORY_GRAPH_PREFIX] }),
+    openGraphStore({ dataDir }),
   );
   const index = await measure("entity index", async () => {
     const i = new EntityIndex();

@@ -7,7 +7,7 @@ import type { Entity } from "../src/ngsi-ld/model/entity";
 import { pickEntity, renderPicked } from "../src/ngsi-ld/temporal/render-temporal";
 import { TemporalService } from "../src/ngsi-ld/temporal/temporal-service";
 import { compileContext } from "../src/rdf/contexts/compile-context";
-import { HISTORY_GRAPH_PREFIX, type GraphStore } from "../src/store/graph-store";
+import type { GraphStore } from "../src/store/graph-store";
 import { openGraphStore } from "../src/store/open-store";
 import { formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 
@@ -76,7 +76,7 @@ function countingStore(store: GraphStore): { store: Pick<GraphStore, "commit">; 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-retention-"));
   const ctx = compileContext([readJson("ngsi-ld-core-context-v1.8.jsonld"), readJson("traffic.jsonld")]);
-  const store = await openGraphStore({ dataDir, diskOnlyGraphPrefixes: [HISTORY_GRAPH_PREFIX] });
+  const store = await openGraphStore({ dataDir });
   const counted = countingStore(store);
   const temporal = TemporalService.open({
     dir: path.join(dataDir, "history"),

@@ -9,8 +9,6 @@ import { openGraphStore } from "../src/store/open-store";
 export interface RawIngestOptions {
   /** Entities per message to the worker (default 1000, like a 1,000-entity batch upsert). */
   batchSize?: number;
-  /** WASM memory grown before loading (default 128 MiB, as the store does). */
-  wasmPreGrowBytes?: number;
   /**
    * Hand Oxigraph UTF-8 bytes (default, `BENCH_RAW_TEXT=1` turns it off): each batch goes to the worker as
    * one transferred buffer, encoded before the clock starts, as the store worker now gets a commit's
@@ -44,9 +42,9 @@ export interface RawIngestResult {
 }
 
 /**
- * The raw Oxigraph ingest ceiling for `nquadsPerEntity` (docs/design.md "The store lives in a worker thread"):
- * a fresh worker thread loads each entity's N-Quads with its own `load` call, as the store worker does,
- * without the journal. The HTTP write path is compared against this figure.
+ * The raw ingest ceiling of the native store for `nquadsPerEntity` (docs/decisions/0019-native-store.md): a
+ * fresh worker thread loads each batch of entities' N-Quads in one transaction of a RocksDB store of its own,
+ * as the store worker applies a commit, without the journal. The HTTP write path is compared against this figure.
  */
 export async function measureRawIngest(
   nquadsPerEntity: string[],
@@ -54,7 +52,7 @@ export async function measureRawIngest(
 ): Promise<RawIngestResult> {
   const batch = opts.batchSize ?? 1000;
   const worker = new Worker(path.join(__dirname, "..", "src", "store", "worker", "raw-ingest-worker.js"), {
-    workerData: { wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024 },
+    workerData: { dir: fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-raw-ingest-")) },
   });
   try {
     const replies: { quads: number; ms: number }[] = [];

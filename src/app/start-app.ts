@@ -102,7 +102,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const auth = config.auth.enabled ? await openAuth(config, storage.store, log) : undefined;
   const images = cameraImages(config);
   const pushAuth = liveAuth(auth, config.live.maxSocketsPerPrincipal);
-  const sparql = sparqlFace(config, log, pipeline, ops.metrics);
+  const sparql = sparqlFace(config, ops.metrics);
   ops.probes.sparql = sparql.health;
   const faces = [
     rootFace(storage, subs, federation, ops, config.operations.metricsToken),

@@ -3,7 +3,7 @@ import type { Config } from "../config/config";
 import type { Logger } from "../log/logger";
 import { noMetrics, type Metrics } from "../observability/metrics";
 import { TemporalService } from "../ngsi-ld/temporal/temporal-service";
-import { HISTORY_GRAPH_PREFIX, type GraphStore } from "../store/graph-store";
+import type { GraphStore } from "../store/graph-store";
 import { openGraphStore } from "../store/open-store";
 
 /** The graph store and the temporal history, opened together. */
@@ -28,13 +28,10 @@ export async function openStorage(
     log.log(level, msg, fields);
   const opening = openGraphStore({
     dataDir: config.store.dataDir,
-    maxQuads: config.store.maxQuads,
+    minFreeBytes: config.store.minFreeBytes,
     journalCompactBytes: config.store.journalCompactBytes,
     compactQuietMs: config.tuning.journalCompactQuietMs,
     journalCompactMaxBytes: config.store.journalCompactMaxBytes,
-    reclaimDroppedQuads: config.tuning.storeReclaimQuads,
-    // history segments are read by SPARQL only, i.e. by the replica: journaled, never in the store's memory
-    diskOnlyGraphPrefixes: [HISTORY_GRAPH_PREFIX],
     heapReduceIntervalMs: config.tuning.heapReduceIntervalMs,
     onCommitted: metrics === noMetrics ? undefined : (s) => metrics.commit(s),
     log: logTo,

@@ -4,7 +4,7 @@ import { ConfigError } from "./config-error";
 import { authConfig, type AuthConfig } from "./auth-config";
 import { reportsConfig, type ReportsConfig } from "./reports-config";
 import { operationsConfig, type OperationsConfig } from "./operations-config";
-import { DAY, durationVar, intVar, oneOf, switchVar, urlVar } from "./env-readers";
+import { DAY, durationVar, intVar, switchVar, urlVar } from "./env-readers";
 
 export { ConfigError };
 
@@ -17,8 +17,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 // defined once here, read by loadConfig and by those modules.
 /** `BODY_READ_TIMEOUT`, ms. */
 export const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
-/** `MAX_QUADS`. */
-export const DEFAULT_MAX_QUADS = 8_000_000;
+/** `STORE_MIN_FREE_BYTES`: 1 GiB. */
+export const DEFAULT_STORE_MIN_FREE_BYTES = 1024 ** 3;
 /** `JOURNAL_COMPACT_BYTES`. */
 export const DEFAULT_JOURNAL_COMPACT_BYTES = 256 * 1024 * 1024;
 /** `CONTEXT_FETCH_TIMEOUT_MS`. */
@@ -35,8 +35,6 @@ export const DEFAULT_TEMPORAL_RETENTION_INTERVAL_MS = 600_000;
 export const DEFAULT_TEMPORAL_SEAL_INTERVAL_MS = 10_000;
 /** `TEMPORAL_SEAL_MAX_DEFER_MS`. */
 export const DEFAULT_TEMPORAL_SEAL_MAX_DEFER_MS = 60_000;
-/** `STORE_RECLAIM_QUADS`: dropped quads that make a store (or a SPARQL replica) reload itself. */
-export const DEFAULT_STORE_RECLAIM_QUADS = 500_000;
 /** `GRAPH_CACHE_BYTES`, characters of N-Triples. */
 export const DEFAULT_GRAPH_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -50,7 +48,7 @@ export interface Config {
   contexts: ContextsConfig;
   /** NGSI-LD entity queries. */
   query: QueryConfig;
-  /** The SPARQL endpoint and its replica. */
+  /** The SPARQL endpoint. */
   sparql: SparqlConfig;
   /** The temporal history. */
   temporal: TemporalConfig;
@@ -104,10 +102,10 @@ export interface StoreConfig {
   /** Where the journal, snapshots and caches live. Env `DATA_DIR`, default ./data. */
   dataDir: string;
   /**
-   * Quad ceiling of the store; writes past it fail with 507. Env `MAX_QUADS`, default 8,000,000, below what
-   * one Oxigraph WebAssembly instance can hold (docs/decisions/0016-capacity.md).
+   * Free bytes of the disk holding DATA_DIR below which writes fail with 507, so that the journal and the
+   * RocksDB stores never run out of room mid-write. Env `STORE_MIN_FREE_BYTES`, default 1 GiB.
    */
-  maxQuads: number;
+  minFreeBytes: number;
   /** Journal size that triggers compaction, bytes. Env `JOURNAL_COMPACT_BYTES`, default 256 MiB. */
   journalCompactBytes: number;
   /**
@@ -134,23 +132,15 @@ export interface QueryConfig {
   maxLimit: number;
 }
 
-/** The SPARQL endpoint and its replica. */
+/** The SPARQL endpoint. */
 export interface SparqlConfig {
   /** A /sparql query running longer is stopped, ms. Env `SPARQL_TIMEOUT` (`10s`, `500ms`, `2m`), default 10 s. */
   sparqlTimeoutMs: number;
   /**
-   * When the SPARQL read replica loads: `lazy` on the first /sparql query (a service nobody queries with
-   * SPARQL never pays its memory), `eager` right after start-up (the first query does not wait). Env
-   * `SPARQL_REPLICA`, default lazy.
+   * /sparql queries running at once over all principals, each on a thread of its own at low priority;
+   * more wait in line (docs/sparql.md). Env `SPARQL_MAX_RUNNING`, default 4.
    */
-  sparqlReplica: "lazy" | "eager";
-  /**
-   * SPARQL read replicas: a query goes to an idle one, so a short query is not held up by a long one. Each
-   * loads on its first query (a full copy of the graph in memory: docs/decisions/0016-capacity.md). Env
-   * `SPARQL_REPLICAS`, default 2: with one, a principal's long query holds up everyone else's (the
-   * second loads only once queries overlap).
-   */
-  sparqlReplicas: number;
+  sparqlMaxRunning: number;
   /** Characters of a /sparql query text; a longer one is 400. Env `SPARQL_MAX_QUERY_LENGTH`, default 200,000. */
   sparqlMaxQueryLength: number;
   /** Rows (or triples) a /sparql answer may hold; the rest is cut off. Env `SPARQL_MAX_ROWS`, default 100,000. */
@@ -240,12 +230,6 @@ export interface DemoConfig {
 
 /** Advanced memory and throughput tuning: measured defaults (docs/decisions/), change with `npm run bench`. */
 export interface TuningConfig {
-  /**
-   * Quads dropped by replacements before the store reloads itself to give their memory back (Oxigraph
-   * keeps it otherwise); the reload also waits for the dropped quads to pass the live ones. Env
-   * `STORE_RECLAIM_QUADS`, default {@link DEFAULT_STORE_RECLAIM_QUADS} (docs/decisions/0006-store-reclaim.md).
-   */
-  storeReclaimQuads: number;
   /**
    * Size of the main thread's graph cache, in characters of entity N-Triples (reads that hit it skip the
    * store worker). Env `GRAPH_CACHE_BYTES`, default 64 Mi characters: how many entities and how much heap
@@ -427,7 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     store: {
       dataDir: path.resolve(env.DATA_DIR?.trim() || "./data"),
-      maxQuads: intVar(env, "MAX_QUADS", DEFAULT_MAX_QUADS, 1, 12_000_000),
+      minFreeBytes: intVar(env, "STORE_MIN_FREE_BYTES", DEFAULT_STORE_MIN_FREE_BYTES, 0, Number.MAX_SAFE_INTEGER),
       journalCompactBytes: compactBytes,
       journalCompactMaxBytes: intVar(
         env,
@@ -464,7 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         0,
         1_000,
       ),
-      sparqlReplicas: intVar(env, "SPARQL_REPLICAS", 2, 1, 16),
+      sparqlMaxRunning: intVar(env, "SPARQL_MAX_RUNNING", 4, 1, 64),
       sparqlMaxQueryLength: intVar(
         env,
         "SPARQL_MAX_QUERY_LENGTH",
@@ -472,7 +456,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         100,
         100_000_000,
       ),
-      sparqlReplica: oneOf(env, "SPARQL_REPLICA", ["lazy", "eager"] as const, "lazy"),
     },
     temporal: {
       ...retentionWindows(env),
@@ -510,7 +493,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backfillMs: durationVar(env, "FEED_BACKFILL", 26 * 3_600_000, 0, 30 * DAY),
     },
     tuning: {
-      storeReclaimQuads: intVar(env, "STORE_RECLAIM_QUADS", DEFAULT_STORE_RECLAIM_QUADS, 1000, 1_000_000_000),
       graphCacheBytes: intVar(env, "GRAPH_CACHE_BYTES", DEFAULT_GRAPH_CACHE_BYTES, 0, 16 * 1024 ** 3),
       heapGrowingPercent: intVar(env, "HEAP_GROWING_PERCENT", 0, 0, 1000),
       mallocTrimIntervalMs: intVar(env, "MALLOC_TRIM_INTERVAL_MS", 1000, 0, 3_600_000),

@@ -36,8 +36,8 @@ export interface MetricSources {
   queues?: () => Promise<Record<string, Record<string, number>>>;
   /** The temporal history: instances held (all tenants) and retention passes done. */
   temporal?: () => { instances: number; retentionPasses: number };
-  /** SPARQL replicas by state (ready, loading, stopped). */
-  sparqlReplicas?: () => Record<string, number>;
+  /** SPARQL queries running and waiting for a turn. */
+  sparqlQueries?: () => { running: number; waiting: number };
   /** Open sockets of a live face. */
   sockets?: () => Partial<Record<SocketKind, number>>;
   /** The demo backfill: hours done and hours to do. */
@@ -49,7 +49,9 @@ export interface MetricSources {
 /** The store's fill as the metrics show it. */
 export interface StoreFill {
   quads: number;
-  maxQuads: number;
+  storeBytes: number;
+  diskFreeBytes: number;
+  capacityUsed: number;
   journalBytes: number;
   compactions: number;
   journalSyncs: number;

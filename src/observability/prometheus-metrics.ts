@@ -134,16 +134,27 @@ function scrapeGauges(registry: Registry, sources: MetricSources[]): void {
     }
   };
   const store =
-    (field: "quads" | "maxQuads" | "journalBytes" | "compactions" | "journalSyncs" | "journalSyncSeconds") =>
+    (
+      field:
+        | "quads"
+        | "storeBytes"
+        | "diskFreeBytes"
+        | "capacityUsed"
+        | "journalBytes"
+        | "compactions"
+        | "journalSyncs"
+        | "journalSyncSeconds",
+    ) =>
     (set: (v: number) => void) =>
       each("store", async (f) => set((await f())[field]));
   sourced(registry, "citygraph_store_quads", "Quads in the store", [], store("quads"));
+  sourced(registry, "citygraph_store_bytes", "Bytes of the RocksDB stores on disk", [], store("storeBytes"));
   sourced(
     registry,
-    "citygraph_store_max_quads",
-    "Quad ceiling of the store (MAX_QUADS)",
+    "citygraph_store_disk_free_bytes",
+    "Free bytes of the disk holding DATA_DIR (writes are refused below STORE_MIN_FREE_BYTES)",
     [],
-    store("maxQuads"),
+    store("diskFreeBytes"),
   );
   sourced(
     registry,
@@ -167,11 +178,12 @@ function scrapeGauges(registry: Registry, sources: MetricSources[]): void {
     [],
     store("journalSyncSeconds"),
   );
-  sourced(registry, "citygraph_store_capacity_used_ratio", "Quads over the quad ceiling", [], (set) =>
-    each("store", async (f) => {
-      const s = await f();
-      set(s.maxQuads > 0 ? s.quads / s.maxQuads : 0);
-    }),
+  sourced(
+    registry,
+    "citygraph_store_capacity_used_ratio",
+    "Share of the store's disk in use",
+    [],
+    store("capacityUsed"),
   );
   sourced(registry, "citygraph_store_entities", "Entities in every tenant", [], (set) =>
     each("entities", (f) => set(f())),
@@ -197,8 +209,8 @@ function scrapeGauges(registry: Registry, sources: MetricSources[]): void {
     [],
     (set) => each("temporal", (f) => set(f().retentionPasses)),
   );
-  sourced(registry, "citygraph_sparql_replicas", "SPARQL replicas by state", ["state"], (set) =>
-    each("sparqlReplicas", (f) => {
+  sourced(registry, "citygraph_sparql_queries", "SPARQL queries running and waiting", ["state"], (set) =>
+    each("sparqlQueries", (f) => {
       for (const [state, n] of Object.entries(f())) set(n, { state });
     }),
   );

@@ -4,8 +4,8 @@ export const DEFAULT_TENANT = "";
 /**
  * The contract of the graph store (docs/design.md "One graph, many faces", "Durability is ours to build").
  *
- * The store owns every fact: one Oxigraph dataset per tenant, living in a worker thread, plus a
- * journal and snapshots in DATA_DIR. Everything crossing this interface is N-Quads / N-Triples text,
+ * The store owns every fact: Oxigraph's RocksDB stores per tenant, written by a worker thread, plus a
+ * journal and snapshots in DATA_DIR (docs/decisions/0019-native-store.md). Everything crossing this interface is N-Quads / N-Triples text,
  * never term objects, which cost far more per quad as the store grows
  * (docs/decisions/0017-oxigraph-in-the-store-worker.md).
  */
@@ -72,18 +72,19 @@ export type SelectRow = Record<string, string>;
 
 /** Size figures of the store. */
 export interface StoreStats {
-  /** Quads in the store worker's memory (graphs kept on disk only are not counted). */
+  /** Quads in all tenants' stores (-1 while they are being counted after a start). */
   quads: number;
   tenants: number;
   journalBytes: number;
   lastSeq: number;
-  maxQuads: number;
-  /** How full the store is: `quads / maxQuads`, 0 to 1 (writes past 1 are refused with 507). */
+  /** Bytes of the RocksDB stores on disk. */
+  storeBytes: number;
+  /** Free bytes of the disk that holds DATA_DIR. */
+  diskFreeBytes: number;
+  /** Free bytes below which writes are refused with 507 (STORE_MIN_FREE_BYTES). */
+  minFreeBytes: number;
+  /** How full the disk is, 0 to 1. */
   capacityUsed: number;
-  /** Quads removed since the last reload; their memory is held until the next reclaim. */
-  droppedQuads: number;
-  /** Reloads done to give that memory back (memory-reclaim.ts). */
-  reclaims: number;
   /** Compactions (journal into snapshots) finished since the store opened. */
   compactions: number;
   /** Journal writes made durable (O_DSYNC, one per group commit) and the seconds they took in all. */
@@ -108,7 +109,7 @@ export interface HeldSnapshot {
 export interface GraphStore {
   /**
    * Applies `writes` atomically to `tenant` and resolves once the journal record is on disk
-   * (fsync, group commit). Rejects with AppError("StoreFull") past the quad ceiling, with nothing
+   * (fsync, group commit). Rejects with AppError("StoreFull") when the disk is nearly full, with nothing
    * applied. Emits one CommitEvent to every listener once the commit is durable, in seq order.
    *
    * `onApplied`, if given, is called once the write is applied and can no longer be refused (only the
@@ -123,15 +124,11 @@ export interface GraphStore {
     writes: GraphWrite[],
     onApplied?: (seq: number) => Promise<void> | undefined,
   ): Promise<number>;
-  /**
-   * N-Triples of each named graph, or null where the graph does not exist. A graph the store keeps on disk
-   * only (`diskOnlyGraphPrefixes` of openGraphStore, e.g. the history segments) reads as null: do not ask
-   * for one here, SPARQL (the replica) reads them.
-   */
+  /** N-Triples of each named graph, or null where the graph does not exist. */
   readGraphs(tenant: string, graphs: string[]): Promise<(string | null)[]>;
-  /** SPARQL SELECT / ASK over one tenant's dataset (union default graph off), without disk-only graphs. */
+  /** SPARQL SELECT / ASK over one tenant's graphs, its internal ones included (the store's own queries). */
   select(tenant: string, sparql: string): Promise<SelectRow[]>;
-  /** Tenants that hold at least one graph in memory (disk-only graphs do not count). */
+  /** Tenants that have stores. */
   tenants(): Promise<string[]>;
   /** Listener for every committed write (the change feed). Returns an unsubscribe function. */
   onCommit(listener: (event: CommitEvent) => void): () => void;

@@ -1,8 +1,4 @@
-import {
-  DEFAULT_JOURNAL_COMPACT_BYTES,
-  DEFAULT_MAX_QUADS,
-  DEFAULT_STORE_RECLAIM_QUADS,
-} from "../config/config";
+import { DEFAULT_JOURNAL_COMPACT_BYTES, DEFAULT_STORE_MIN_FREE_BYTES } from "../config/config";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors";
@@ -48,8 +44,8 @@ function transferables(requests: StoreRequest[]): ArrayBuffer[] {
 export interface OpenStoreOptions {
   /** DATA_DIR; the store keeps its journal and snapshots in `<dataDir>/store`. */
   dataDir: string;
-  /** Quad ceiling over all tenants (default: `MAX_QUADS`'s). */
-  maxQuads?: number;
+  /** Free bytes of the disk below which commits are refused with 507 (default: `STORE_MIN_FREE_BYTES`'s). */
+  minFreeBytes?: number;
   /** Journal bytes that trigger an automatic compaction (default: `JOURNAL_COMPACT_BYTES`'s). */
   journalCompactBytes?: number;
   /**
@@ -59,23 +55,6 @@ export interface OpenStoreOptions {
   compactQuietMs?: number;
   /** Journal bytes past which a due compaction starts at once all the same (default 4x journalCompactBytes). */
   journalCompactMaxBytes?: number;
-  /**
-   * Bytes of WASM memory to grow once at start (default 128 MiB; 0 = off). Avoids repeated memory
-   * growth, each of which triggers full GCs; costs that much RSS and a moment of start-up
-   * (docs/decisions/0017-oxigraph-in-the-store-worker.md).
-   */
-  wasmPreGrowBytes?: number;
-  /** Dropped quads that trigger a memory reclaim (default: `STORE_RECLAIM_QUADS`'s; see memory-reclaim.ts). */
-  reclaimDroppedQuads?: number;
-  /**
-   * Graphs kept on disk only (default none): writes to a graph whose IRI starts with one of these are
-   * journaled (same record, CRC and group commit as the rest of their commit), compacted into snapshots and
-   * loaded by the SPARQL replica, but never loaded into the store worker's Oxigraph, on commit, replay,
-   * snapshot load or memory reclaim. So they take no WASM memory there, count neither towards `quads` /
-   * `maxQuads` nor `droppedQuads`, and `readGraphs` (null), `select` and `tenants` do not see them: only
-   * the replica answers for them (docs/architecture.md "Temporal history in the graph").
-   */
-  diskOnlyGraphPrefixes?: readonly string[];
   /** Tick (ms) of the worker's idle heap reduction (src/runtime/heap-reduce.ts); 0 or omitted = off. */
   heapReduceIntervalMs?: number;
   /** Told the seconds each acknowledged commit took, from the call to its durable journal record (a metric). */
@@ -99,14 +78,11 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   const log = opts.log ?? (() => undefined);
   const workerOpts: WorkerOptions = {
     dataDir: opts.dataDir,
-    maxQuads: opts.maxQuads ?? DEFAULT_MAX_QUADS,
+    minFreeBytes: opts.minFreeBytes ?? DEFAULT_STORE_MIN_FREE_BYTES,
     journalCompactBytes: opts.journalCompactBytes ?? DEFAULT_JOURNAL_COMPACT_BYTES,
     journalCompactMaxBytes:
       opts.journalCompactMaxBytes ?? 4 * (opts.journalCompactBytes ?? DEFAULT_JOURNAL_COMPACT_BYTES),
     compactQuietMs: opts.compactQuietMs ?? 0,
-    wasmPreGrowBytes: opts.wasmPreGrowBytes ?? 128 * 1024 * 1024,
-    reclaimDroppedQuads: opts.reclaimDroppedQuads ?? DEFAULT_STORE_RECLAIM_QUADS,
-    diskOnlyGraphPrefixes: [...(opts.diskOnlyGraphPrefixes ?? [])],
     heapReduceIntervalMs: opts.heapReduceIntervalMs ?? 0,
   };
   const worker = new Worker(path.join(__dirname, "worker", "store-worker.js"), { workerData: workerOpts });

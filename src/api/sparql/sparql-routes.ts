@@ -7,16 +7,16 @@ import {
 } from "../../config/config";
 import { AppError, badRequest } from "../../errors";
 import { negotiateFormat, queryFormOf, GRAPH_FORMATS, SOLUTION_FORMATS } from "../../rdf/sparql-results";
-import type { ReplicaAnswer, ReplicaQuery } from "../../store/replica/replica-protocol";
+import type { SparqlAnswer, SparqlQuery } from "../../store/sparql/sparql-query";
 import { requestOf } from "../http/request-context";
 import { tenantOf } from "../http/tenant";
 import { PrincipalSlots } from "./principal-slots";
 import { readQueryText, updateRefused } from "./sparql-request";
 import { checkSparqlText, DEFAULT_SPARQL_LOGICAL, DEFAULT_SPARQL_NESTING } from "./query-limits";
 
-/** What the SPARQL face needs: something that answers a query (the replica). */
+/** What the SPARQL face needs: something that answers a query (the store's engine). */
 export interface SparqlQueryService {
-  query(q: ReplicaQuery): Promise<ReplicaAnswer>;
+  query(q: SparqlQuery): Promise<SparqlAnswer>;
 }
 
 /** Options of the SPARQL face. */

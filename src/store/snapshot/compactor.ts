@@ -18,6 +18,8 @@ export interface CompactorHost {
   journal: JournalWriter;
   /** Seq of the last commit applied to the datasets. */
   lastSeq(): number;
+  /** Called once the journal is durable through `seq` (after its rotation), before the snapshot is written. */
+  durableThrough?(seq: number): void;
   log(level: "info" | "warn" | "error", msg: string, fields?: object): void;
 }
 
@@ -96,6 +98,7 @@ export class Compactor {
     const t0 = Date.now();
     const seq = this.host.lastSeq();
     await journal.rotate(seq + 1);
+    this.host.durableThrough?.(seq);
     const manifest = await mergeInWorker(dir, seq);
     writeManifest(dir, manifest);
     for (const s of listSegments(dir)) if (s.startSeq <= seq) fs.rmSync(s.file, { force: true });

@@ -35,17 +35,13 @@ export type StoreMessage<T> = T | T[];
 /** Options the worker is started with (see `openGraphStore`). */
 export interface WorkerOptions {
   dataDir: string;
-  maxQuads: number;
+  /** Free bytes of the store's disk below which commits are refused with StoreFull (507). */
+  minFreeBytes: number;
   journalCompactBytes: number;
   /** Journal size past which a due compaction starts at once instead of waiting for a pause in commits. */
   journalCompactMaxBytes: number;
   /** Pause in commits (ms) that a due compaction waits for (0 = none). */
   compactQuietMs: number;
-  wasmPreGrowBytes: number;
-  /** Dropped quads (and at least as many as live ones) that trigger a memory reclaim. */
-  reclaimDroppedQuads: number;
-  /** Prefixes of graph IRIs journaled and snapshotted but not loaded into memory (TenantDatasets). */
-  diskOnlyGraphPrefixes: string[];
   /** Tick of the worker's idle heap reduction, ms (0 = off; src/runtime/heap-reduce.ts). */
   heapReduceIntervalMs: number;
 }

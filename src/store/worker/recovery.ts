@@ -1,19 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
-import oxigraph from "oxigraph";
 import { replayJournal } from "../journal/journal-replay";
-import { listSegments, type Segment } from "../journal/journal-files";
-import { pinStoreFiles } from "../snapshot/pinned-files";
+import { readAppliedMarker, removeNativeStores } from "../native/applied-marker";
+import { NativeDatasets } from "../native/native-datasets";
+import { NATIVE_DIR } from "../native/tenant-folders";
+import { graphRuns } from "../snapshot/graph-runs";
 import { readChunks, readManifest, removeStaleSnapshots } from "../snapshot/snapshot-files";
-import type { TenantDatasets } from "./tenant-datasets";
 
 type Log = (level: "info" | "warn" | "error", msg: string, fields?: object) => void;
 
-/** What recovery loads into: the tenant datasets, or a filter in front of them (the SPARQL replica). */
-export type RecoveryTarget = Pick<TenantDatasets, "apply" | "loadSnapshot" | "quads">;
-
 /** What start-up recovered. */
 export interface Recovered {
+  datasets: NativeDatasets;
   lastSeq: number;
   replayed: number;
   /** Segment to continue appending to (undefined: start a new one at lastSeq + 1). */
@@ -22,87 +20,50 @@ export interface Recovered {
   tailBytes: number;
 }
 
-/**
- * Grows the WASM memory once, up front, by handing Oxigraph a zero-filled buffer that it copies into its
- * heap and refuses at the first byte; the freed block is reused by later allocations. Each growth of
- * the WASM memory triggers full GCs, so one growth at start makes loads faster for that much RSS and a
- * moment of start-up (docs/decisions/0017-oxigraph-in-the-store-worker.md).
- */
-export function preGrowWasmMemory(bytes: number): void {
-  if (bytes <= 0) return;
-  const s = new oxigraph.Store();
-  try {
-    s.load(new Uint8Array(bytes), { format: "application/n-triples" });
-  } catch {
-    // expected: the zero bytes are not N-Triples
-  } finally {
-    (s as unknown as { free?: () => void }).free?.(); // in the JS, not in node.d.ts
-  }
-}
+/** Graphs of a snapshot applied per store transaction while the stores are built from it. */
+const SNAPSHOT_BATCH_GRAPHS = 2000;
 
 /**
- * Start-up = latest snapshot + journal replay (docs/design.md "Durability is ours to build"). Stray temp
- * and unreferenced snapshot files of an interrupted compaction are removed first. `readOnly` reads
- * beside a live store worker (the SPARQL replica): it removes and truncates nothing, and reads a snapshot
- * and segments it holds open (pinStoreFiles), so a compaction or a rotation meanwhile does not cut its read.
+ * Start-up (docs/decisions/0019-native-store.md): the RocksDB stores are durable through the seq of their
+ * marker, so only the journal after it is replayed. Without a marker (a new folder, a restored backup, a
+ * folder of an earlier engine) the stores are built anew from the latest snapshot, then the journal after
+ * the snapshot is replayed. Stray files of an interrupted compaction are removed first.
  */
-export function recover(dir: string, datasets: RecoveryTarget, log: Log, readOnly = false): Recovered {
+export function recover(dir: string, log: Log): Recovered {
   fs.mkdirSync(dir, { recursive: true });
-  if (!readOnly) {
-    const manifest = readManifest(dir);
-    removeStaleSnapshots(dir, manifest);
-    const snapshots = (manifest?.tenants ?? []).map((t) => ({ ...t, source: path.join(dir, t.file) }));
-    return load(dir, manifest?.seq, snapshots, listSegments(dir), datasets, log, false);
-  }
-  const pinned = pinStoreFiles(dir);
-  try {
-    const snapshots = pinned.snapshots.map((t) => ({ ...t, source: t.fd }));
-    return load(dir, pinned.manifest?.seq, snapshots, pinned.segments, datasets, log, true);
-  } finally {
-    pinned.close();
-  }
-}
-
-function load(
-  dir: string,
-  snapshotSeq: number | undefined,
-  /** Each tenant's snapshot: its file name and a path or descriptor to read it from. */
-  snapshots: { tenant: string; file: string; source: string | number }[],
-  segments: Segment[],
-  datasets: RecoveryTarget,
-  log: Log,
-  readOnly: boolean,
-): Recovered {
+  const manifest = readManifest(dir);
+  removeStaleSnapshots(dir, manifest);
   const t0 = Date.now();
-  let lastSeq = 0;
-  if (snapshotSeq !== undefined) {
-    for (const t of snapshots) datasets.loadSnapshot(t.tenant, readChunks(t.source), t.file);
-    lastSeq = snapshotSeq;
-    log("info", "store snapshot loaded", { seq: lastSeq, quads: datasets.quads, ms: Date.now() - t0 });
+  let lastSeq = readAppliedMarker(dir);
+  let datasets: NativeDatasets;
+  if (lastSeq !== undefined && fs.existsSync(path.join(dir, NATIVE_DIR))) {
+    datasets = new NativeDatasets(dir);
+    log("info", "store opened", { seq: lastSeq, tenants: datasets.tenants().length, ms: Date.now() - t0 });
+  } else {
+    removeNativeStores(dir);
+    datasets = new NativeDatasets(dir);
+    lastSeq = 0;
+    if (manifest) {
+      let graphs = 0;
+      for (const t of manifest.tenants) graphs += loadSnapshot(datasets, t.tenant, path.join(dir, t.file), t.file);
+      lastSeq = manifest.seq;
+      log("info", "store built from its snapshot", { seq: lastSeq, graphs, ms: Date.now() - t0 });
+    }
   }
   const t1 = Date.now();
   let replayed = 0;
   let lastReport = t1;
-  const scan = replayJournal(
-    dir,
-    lastSeq,
-    (r) => {
-      datasets.apply(r.tenant, r.writes, true);
-      lastSeq = r.seq;
-      replayed++;
-      if (Date.now() - lastReport > 5000) {
-        lastReport = Date.now();
-        log("info", "store journal replay in progress", {
-          records: replayed,
-          quads: datasets.quads,
-          ms: lastReport - t1,
-        });
-      }
-    },
-    readOnly,
-    segments,
-  );
-  if (scan.droppedBytes > 0 && !readOnly) {
+  let seq = lastSeq;
+  const scan = replayJournal(dir, lastSeq, (r) => {
+    datasets.apply(r.tenant, r.writes, true);
+    seq = r.seq;
+    replayed++;
+    if (Date.now() - lastReport > 5000) {
+      lastReport = Date.now();
+      log("info", "store journal replay in progress", { records: replayed, seq, ms: lastReport - t1 });
+    }
+  });
+  if (scan.droppedBytes > 0) {
     log("warn", "store journal: cut a torn last record (it was never acknowledged)", {
       bytes: scan.droppedBytes,
       reason: scan.droppedReason,
@@ -117,6 +78,40 @@ function load(
       repair: "citygraph repair <DATA_DIR> tells what they hold",
     });
   }
-  log("info", "store journal replayed", { records: replayed, quads: datasets.quads, ms: Date.now() - t1 });
-  return { lastSeq, replayed, tailStart: scan.tailStart, tailBytes: scan.tailBytes };
+  log("info", "store journal replayed", { records: replayed, seq, ms: Date.now() - t1 });
+  return { datasets, lastSeq: seq, replayed, tailStart: scan.tailStart, tailBytes: scan.tailBytes };
+}
+
+/**
+ * Applies one tenant's snapshot (N-Quads, each graph's lines together) to the stores, a batch of graphs per
+ * transaction. Returns the number of graphs.
+ */
+function loadSnapshot(datasets: NativeDatasets, tenant: string, file: string, source: string): number {
+  let batch: { graph: string; triples: string }[] = [];
+  let graph = "";
+  let text = "";
+  let count = 0;
+  const close = (): void => {
+    if (graph) batch.push({ graph, triples: text });
+    if (batch.length >= SNAPSHOT_BATCH_GRAPHS) flush();
+  };
+  const flush = (): void => {
+    if (batch.length) datasets.apply(tenant, batch, true);
+    batch = [];
+  };
+  for (const run of graphRuns(readChunks(file), source)) {
+    if (run.graph !== graph) {
+      close();
+      graph = run.graph;
+      text = "";
+      count++;
+    }
+    const suffix = ` <${run.graph}> .`;
+    for (const line of run.buf.toString("utf8", run.start, run.end).split("\n")) {
+      if (line.endsWith(suffix)) text += line.slice(0, -suffix.length) + " .\n";
+    }
+  }
+  close();
+  flush();
+  return count;
 }

@@ -15,25 +15,26 @@ import type {
   WorkerEvent,
   WorkerOptions,
 } from "./protocol";
-import { MemoryReclaimer } from "./memory-reclaim";
 import { QuietTrigger } from "./quiet-trigger";
-import { preGrowWasmMemory, recover } from "./recovery";
+import { recover } from "./recovery";
 import { startThreadHeapReduce } from "../../runtime/heap-reduce";
 import { SlicedQueue } from "./sliced-queue";
-import { isWasmTrap, TenantDatasets } from "./tenant-datasets";
+import { writeAppliedMarker } from "../native/applied-marker";
+import type { NativeDatasets } from "../native/native-datasets";
+import { DiskGauge } from "../native/disk-gauge";
 
 /*
- * The store worker (docs/design.md "The store lives in a worker thread"): owns the Oxigraph datasets, the
- * journal and the snapshots. A commit is applied to Oxigraph (atomically, or refused with nothing
- * applied; a large one in steps of SLICE_MS, with no other request run in between), then its record is
- * appended to the journal (group commit), and it is acknowledged only after the record is on disk
- * (O_DSYNC write). Requests run in arrival order; reads see every commit applied before them.
+ * The store worker (docs/design.md "The store lives in a worker thread"): writes the RocksDB stores, owns
+ * the journal and the snapshots (docs/decisions/0019-native-store.md). A commit is applied to the stores
+ * (one transaction per store, or refused with nothing applied), then its record is appended to the
+ * journal (group commit), and it is acknowledged only after the record is on disk (O_DSYNC write).
+ * Requests run in arrival order; reads see every commit applied before them.
  */
 const port = parentPort;
 if (!port) throw new Error("store-worker must run in a worker thread");
 const opts = workerData as WorkerOptions;
 const dir = path.join(opts.dataDir, "store");
-const datasets = new TenantDatasets(opts.maxQuads, opts.diskOnlyGraphPrefixes);
+let datasets: NativeDatasets;
 /** Answers of this turn, posted together in one message at the end of it (protocol StoreMessage). */
 let outbox: (StoreResponse | WorkerEvent | AppliedNotice)[] = [];
 const flush = (): void => {
@@ -64,24 +65,21 @@ const quiet = new QuietTrigger(opts.compactQuietMs, () => {
   if (journal.size > opts.journalCompactBytes) compactNow();
 });
 let compactor: Compactor;
-let reclaimer: MemoryReclaimer;
+let disk: DiskGauge;
 let dead: string | undefined;
 let closing = false;
-/** The commit being applied in steps, if any (the datasets hold part of it). */
-let applying: Promise<void> | undefined;
-/** Requests held while the datasets reload (memory reclaim); undefined when not paused. */
-let held: StoreRequest[] | undefined;
 
 function stats(): StoreStats {
+  const d = disk.read();
   return {
     quads: datasets.quads,
     tenants: datasets.tenants().length,
     journalBytes: journal.size,
     lastSeq: seq,
-    maxQuads: opts.maxQuads,
-    capacityUsed: Math.round((datasets.quads / opts.maxQuads) * 1000) / 1000,
-    droppedQuads: datasets.droppedQuads,
-    reclaims: reclaimer.reclaims,
+    storeBytes: d.storeBytes,
+    diskFreeBytes: d.freeBytes,
+    minFreeBytes: opts.minFreeBytes,
+    capacityUsed: d.used,
     compactions: compactor.completed,
     journalSyncs: journal.syncs.count,
     journalSyncSeconds: journal.syncs.seconds,
@@ -90,20 +88,14 @@ function stats(): StoreStats {
 
 function wireError(e: unknown): WireError {
   if (e instanceof AppError) return { kind: e.kind, message: e.message, details: e.details };
-  if (isWasmTrap(e)) {
-    dead = `Oxigraph trapped (${e.message}); the in-memory store is unusable, restart to recover from disk`;
-    log("error", "store worker: WASM trap, store is dead", { error: e.message });
-    send({ event: "fatal", message: dead });
-  }
   return { kind: "InternalError", message: e instanceof Error ? e.message : String(e) };
 }
 
 /**
- * Applies one commit, in steps of {@link SLICE_MS} when it is large (the request queue runs nothing else
- * meanwhile): between steps the event loop runs the journal's I/O callbacks, so earlier commits become
- * durable and are answered while this one loads. Returns a promise when it takes more than one turn.
+ * Applies one commit to the stores (refused whole with StoreFull when the disk is nearly full, or with
+ * BadRequestData for text the store refuses), then journals and answers it.
  */
-function commit(id: number, wire: Uint8Array, notifyApplied?: boolean): Promise<void> | void {
+function commit(id: number, wire: Uint8Array, notifyApplied?: boolean): void {
   if (journal.failure)
     throw new AppError("InternalError", `The journal is not writable: ${journal.failure.message}`);
   const record = Buffer.from(wire.buffer, wire.byteOffset, wire.byteLength);
@@ -113,20 +105,9 @@ function commit(id: number, wire: Uint8Array, notifyApplied?: boolean): Promise<
   } catch (e) {
     throw new AppError("InternalError", `Unreadable commit message: ${(e as Error).message}`);
   }
-  const job = datasets.begin(parsed.tenant, parsed.writes);
-  if (job.step(SLICE_MS)) return committed(id, record, notifyApplied);
-  applying = (async () => {
-    try {
-      do await new Promise((r) => setImmediate(r));
-      while (!job.step(SLICE_MS));
-      committed(id, record, notifyApplied);
-    } catch (e) {
-      send({ id, ok: false, error: wireError(e) });
-    } finally {
-      applying = undefined;
-    }
-  })();
-  return applying;
+  disk.assertRoom();
+  datasets.apply(parsed.tenant, parsed.writes);
+  committed(id, record, notifyApplied);
 }
 
 /**
@@ -144,7 +125,6 @@ function committed(id: number, record: Buffer, notifyApplied?: boolean): void {
     },
   );
   compactWhenDue();
-  reclaimer.check();
 }
 
 /** Starts a compaction now (unless one runs, or the store is closing or dead). */
@@ -223,16 +203,16 @@ function handle(req: StoreRequest): Promise<void> | void {
         (async () => {
           await compactor.idle();
           await journal.close();
+          // every commit is applied and journaled: the next start replays nothing
+          datasets.flush();
+          writeAppliedMarker(dir, seq);
+          datasets.close();
         })(),
       );
   }
 }
 
 function receive(req: StoreRequest): Promise<void> | void {
-  if (held) {
-    held.push(req);
-    return;
-  }
   if (dead || closing) {
     const message = dead ?? "The store is closing";
     return send({
@@ -257,37 +237,26 @@ port.on("message", (m: StoreMessage<StoreRequest>) => {
 
 try {
   const t0 = Date.now();
-  preGrowWasmMemory(opts.wasmPreGrowBytes);
-  const r = recover(dir, datasets, log);
+  const r = recover(dir, log);
+  datasets = r.datasets;
   seq = r.lastSeq;
+  disk = new DiskGauge(opts.dataDir, () => datasets.folders(), opts.minFreeBytes);
   journal = JournalWriter.open(dir, r.tailStart ?? seq + 1, r.tailStart === undefined ? 0 : r.tailBytes);
-  compactor = new Compactor({ dir, journal, lastSeq: () => seq, log });
-  reclaimer = new MemoryReclaimer(
-    {
-      dir,
-      datasets,
-      journal,
-      compactor,
-      lastSeq: () => seq,
-      pause: () => {
-        held ??= [];
-        return applying; // a commit applied in steps finishes first
-      },
-      resume: () => {
-        const waiting = held ?? [];
-        held = undefined;
-        requests.unshift(...waiting); // before anything that came after them
-      },
-      die: (message) => {
-        dead = message;
-        send({ event: "fatal", message });
-      },
-      log,
+  compactor = new Compactor({
+    dir,
+    journal,
+    lastSeq: () => seq,
+    // records through `cut` are durable in the journal: make the stores durable and say so, so the next
+    // start replays only what follows
+    durableThrough: (cut) => {
+      datasets.flush();
+      writeAppliedMarker(dir, cut);
     },
-    opts.reclaimDroppedQuads,
-  );
+    log,
+  });
   send({ event: "ready", stats: stats(), replayed: r.replayed, ms: Date.now() - t0 });
-  startThreadHeapReduce(opts.heapReduceIntervalMs); // the replay's garbage, then each fill's
+  datasets.countInBackground((quads) => log("info", "store quads counted", { quads, ms: Date.now() - t0 }));
+  startThreadHeapReduce(opts.heapReduceIntervalMs); // the replay's garbage
 } catch (e) {
   send({ event: "fatal", message: e instanceof Error ? e.message : String(e) });
 }

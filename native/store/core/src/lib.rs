@@ -1,0 +1,18 @@
+//! citygraph's graph store engine over Oxigraph's RocksDB store (docs/decisions/0019-native-store.md):
+//! one shared handle per folder, atomic writes of named graphs, graph and quad-pattern reads, SPARQL
+//! answered serialized with a cancellation token. The Node-API addon in `../addon` is a thin layer over it.
+
+mod error;
+mod handles;
+mod query;
+mod reads;
+mod terms;
+mod writes;
+
+pub use error::StoreError;
+pub use handles::{open_shared, release};
+pub use oxigraph::sparql::CancellationToken;
+pub use oxigraph::store::Store;
+pub use query::{run_query, QueryAnswer};
+pub use reads::{quads_for_pattern, read_graph};
+pub use writes::{apply, bulk_load_nquads, WriteKind, WriteOp};
