@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import oxigraph from "oxigraph";
+import { nativeAddon } from "../src/store/native/native-addon";
 import { createFeed, loadFeedCameras } from "../src/demo/feed";
 import { peakRssBytes, rssBytes, stopChild } from "./lib/child";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
@@ -104,13 +104,13 @@ function indexBytesPerInstance(): { rows: Row[]; index: TemporalIndex } {
 
 /**
  * Bytes per instance of the graph copy: the hourly segments of the same
- * 1.6M instances loaded into a bare Oxigraph store in this process (RSS before and after: the WASM heap).
+ * 1.6M instances loaded into an in-memory native Oxigraph store in this process (RSS before and after).
  */
 function graphBytesPerInstance(index: TemporalIndex): Row[] {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const before = process.memoryUsage().rss;
-  const store = new oxigraph.Store();
+  const store = nativeAddon().NativeStore.inMemory();
   let n = 0;
   let segments = 0;
   for (const e of index.entities("")) {
@@ -122,17 +122,14 @@ function graphBytesPerInstance(index: TemporalIndex): Row[] {
     ) {
       const nt = segmentTriples(index, e, h);
       if (nt === null) continue;
-      store.load(nt, {
-        format: "application/n-triples",
-        to_graph_name: oxigraph.namedNode(`urn:g:${segments}`),
-      });
+      store.apply([{ op: "insert", graph: `urn:g:${segments}`, triples: Buffer.from(nt, "utf8") }]);
       segments++;
     }
     for (const x of e.attrs.values()) n += x.length;
   }
   gc?.();
   const bytes = process.memoryUsage().rss - before;
-  const quads = store.size;
+  const quads = store.countQuads();
   say(
     `  graph copy: ${segments} segments, ${quads} quads, ${(bytes / n).toFixed(1)} B/instance, ${(bytes / quads).toFixed(0)} B/quad`,
   );

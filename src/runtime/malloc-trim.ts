@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Logger } from "../log/logger";
 
 /**
@@ -7,11 +8,11 @@ import type { Logger } from "../log/logger";
  * outside the JS heap (postMessage buffers of the N-Triples sent to the store worker, request bodies,
  * journal and history record buffers) and frees most of it only when a GC collects the Buffers, so after a
  * large fill the main arena holds many MB of free chunks between live ones (`malloc_info`), resident
- * until `malloc_trim(0)` is called. Node does not expose it, so the optional addon `citygraph-malloc-trim`
- * (native/malloc-trim, built by node-gyp at `npm ci`) does; without it this is a no-op with one log line.
+ * until `malloc_trim(0)` is called. Node does not expose it, so the native store addon (native/store, built
+ * at `npm ci`) does; without it this is a no-op with one log line.
  */
 
-/** The addon's calls (native/malloc-trim/malloc_trim.c). */
+/** The addon's calls (native/store/addon/src/malloc.rs). */
 export interface MallocTrimAddon {
   /** `malloc_trim(0)` on a libuv pool thread: 1 if memory was released. */
   trimAsync(): Promise<number>;
@@ -23,6 +24,9 @@ export interface MallocTrimAddon {
    */
   reduceHeap?(): boolean;
 }
+
+/** The native store addon, which carries these calls (built by native/store/build.js). */
+const ADDON_FILE = path.join(__dirname, "..", "..", "..", "native", "store", "citygraph-store.node");
 
 /** Free bytes below which a tick never trims. */
 export const TRIM_MIN_FREE_BYTES = 16 * 1024 * 1024;
@@ -57,7 +61,7 @@ export function shouldTrim(state: TrimState, free: number, now: number): boolean
 export function loadMallocTrim(): MallocTrimAddon | string {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const addon = require("citygraph-malloc-trim") as MallocTrimAddon;
+    const addon = require(ADDON_FILE) as MallocTrimAddon;
     if (typeof addon.trimAsync !== "function" || typeof addon.freeBytesAsync !== "function")
       return "unexpected exports";
     return addon;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import oxigraph from "oxigraph";
-import { isInternalGraph } from "../graph-store";
+import { INTERNAL_GRAPH_PREFIX } from "../graph-store";
+import { nativeAddon, nativeMessage } from "../native/native-addon";
 import { fsyncDir } from "../journal/journal-files";
 import { snapshotFileName, writeManifest } from "../snapshot/snapshot-files";
 
@@ -17,11 +17,11 @@ export interface ImportResult {
 }
 
 /**
- * Loads N-Quads or TriG text (streamed, parsed strictly by Oxigraph) as the snapshot of `tenant` in an empty
+ * Loads N-Quads or TriG text (parsed strictly by Oxigraph's parser in the native addon) as the snapshot of `tenant` in an empty
  * store folder `storeDir` (docs/operations.md "Export and import"): quads are grouped by named graph, as
  * the store keeps them, and the store then starts from that snapshot. Quads of the default graph and of
- * the broker's internal graphs are left out (counted in `skipped`). Holds the quads in memory while
- * grouping them.
+ * the broker's internal graphs are left out (counted in `skipped`). Holds the input and the quads in memory
+ * while grouping them.
  */
 export async function importToSnapshot(
   input: AsyncIterable<Buffer | string>,
@@ -30,20 +30,15 @@ export async function importToSnapshot(
   storeDir: string,
   progress?: (quads: number) => void,
 ): Promise<ImportResult> {
-  const byGraph = new Map<string, string[]>();
-  let quads = 0;
-  let skipped = 0;
-  for await (const q of oxigraph.parse(input, { format: IMPORT_FORMATS[format] })) {
-    const g = q.graph;
-    if (g.termType !== "NamedNode" || isInternalGraph(g.value)) {
-      skipped++;
-      continue;
-    }
-    let lines = byGraph.get(g.value);
-    if (!lines) byGraph.set(g.value, (lines = []));
-    lines.push(`${q.toString()} .\n`);
-    if (++quads % 500_000 === 0) progress?.(quads);
+  const parts: Buffer[] = [];
+  for await (const chunk of input) parts.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+  let grouped: ReturnType<ReturnType<typeof nativeAddon>["groupByGraph"]>;
+  try {
+    grouped = nativeAddon().groupByGraph(Buffer.concat(parts), format, INTERNAL_GRAPH_PREFIX);
+  } catch (e) {
+    throw new Error(nativeMessage(e));
   }
+  const { quads, skipped } = grouped;
   progress?.(quads);
   fs.mkdirSync(storeDir, { recursive: true });
   const name = snapshotFileName(0, tenant);
@@ -51,13 +46,9 @@ export async function importToSnapshot(
   const fd = fs.openSync(file, "w");
   let bytes = 0;
   try {
-    for (const lines of byGraph.values()) {
-      for (let i = 0; i < lines.length; i += 10_000) {
-        const chunk = Buffer.from(lines.slice(i, i + 10_000).join(""), "utf8");
-        fs.writeSync(fd, chunk);
-        bytes += chunk.length;
-      }
-    }
+    const chunk = Buffer.from(grouped.nquads, "utf8");
+    fs.writeSync(fd, chunk);
+    bytes += chunk.length;
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -70,5 +61,5 @@ export async function importToSnapshot(
     ms: 0,
   });
   fsyncDir(storeDir);
-  return { quads, graphs: byGraph.size, skipped };
+  return { quads, graphs: grouped.graphs, skipped };
 }

@@ -58,6 +58,13 @@ export interface NativeAddon {
   trimAsync(): Promise<number>;
   freeBytesAsync(): Promise<number>;
   reduceHeap(): boolean;
+  /** An import (N-Quads or TriG) parsed strictly and grouped by named graph, without the default graph
+   * and the graphs under `skipPrefix`. */
+  groupByGraph(
+    data: Buffer,
+    format: "nquads" | "trig",
+    skipPrefix: string,
+  ): { nquads: string; quads: number; graphs: number; skipped: number };
 }
 
 /** Where `npm ci` puts the built addon (native/store/build.js). */

@@ -237,3 +237,22 @@ impl NativeStore {
 }
 
 pub use malloc::{free_bytes_async, reduce_heap, trim_async};
+
+/// An import (N-Quads or TriG) grouped by named graph.
+#[napi(object)]
+pub struct GroupedQuads {
+    /// N-Quads, each named graph's lines together.
+    pub nquads: String,
+    pub quads: u32,
+    pub graphs: u32,
+    /// Quads left out: in the default graph or under the skipped prefix.
+    pub skipped: u32,
+}
+
+/// Parses an import strictly (`nquads` or `trig`) and groups its quads by named graph, leaving out the
+/// default graph and the graphs whose IRI starts with `skipPrefix`.
+#[napi]
+pub fn group_by_graph(data: Buffer, format: String, skip_prefix: String) -> Result<GroupedQuads> {
+    let g = core::group_by_graph(&data, &format, &skip_prefix).map_err(to_js)?;
+    Ok(GroupedQuads { nquads: g.nquads, quads: g.quads as u32, graphs: g.graphs as u32, skipped: g.skipped as u32 })
+}

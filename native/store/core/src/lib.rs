@@ -4,6 +4,7 @@
 
 mod error;
 mod handles;
+mod import;
 mod query;
 mod reads;
 mod terms;
@@ -11,6 +12,7 @@ mod writes;
 
 pub use error::StoreError;
 pub use handles::{open_shared, release};
+pub use import::{group_by_graph, GroupedQuads};
 pub use oxigraph::sparql::CancellationToken;
 pub use oxigraph::store::Store;
 pub use query::{run_query, QueryAnswer};

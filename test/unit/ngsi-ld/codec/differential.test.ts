@@ -8,7 +8,7 @@ import {
 } from "../../../../src/ngsi-ld/codec";
 import { canonicalJson } from "../../../../src/ngsi-ld/codec/literals";
 import { compileContext } from "../../../../src/rdf/contexts/compile-context";
-import * as oxigraph from "oxigraph";
+import { nativeAddon } from "../../../../src/store/native/native-addon";
 import { generateEntity, Rng } from "./entity-generator";
 import { CORE_URL, ETSI_URL, documentLoader, loadContext } from "./local-contexts";
 
@@ -102,10 +102,9 @@ async function compare(entity: NgsiEntity, urls: string[], contexts: object[]): 
   const mine = normalise(triplesToEntity(fast, entity.id, ctx) as unknown as JsonValue);
   const d = firstDiff(mine, ref);
   if (d !== undefined) throw new Error(`compaction differs for ${JSON.stringify(entity)}\n${d}`);
-  const store = new oxigraph.Store();
-  const graph = oxigraph.namedNode(entity.id);
-  store.load(entityToTriples(entity, ctx), { format: "application/n-triples", to_graph_name: graph });
-  const dumped = store.dump({ format: "application/n-triples", from_graph_name: graph });
+  const store = nativeAddon().NativeStore.inMemory();
+  store.apply([{ op: "insert", graph: entity.id, triples: Buffer.from(entityToTriples(entity, ctx), "utf8") }]);
+  const dumped = store.readGraphs([entity.id])[0] ?? "";
   const d2 = firstDiff(normalise(triplesToEntity(dumped, entity.id, ctx) as unknown as JsonValue), ref);
   if (d2 !== undefined)
     throw new Error(`compaction after an Oxigraph round trip differs for ${JSON.stringify(entity)}\n${d2}`);
