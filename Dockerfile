@@ -1,11 +1,12 @@
-# build: compilers only here, for the optional native addon native/malloc-trim (node-gyp at npm ci)
-FROM node:20-bookworm-slim AS build
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+# build: Rust for the native store addon (native/store: Oxigraph with RocksDB) and Node for the rest
+FROM node:20-bookworm AS build
+RUN apt-get update && apt-get install -y --no-install-recommends cargo rustc libclang-dev clang \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
-# npm ci builds the project too (the prepare script)
-RUN npm ci --no-audit --no-fund
+# npm ci builds the addon (native/store/build.js) and the project (the prepare script)
+ENV CITYGRAPH_CARGO_TARGET_DIR=/tmp/cargo-target
+RUN npm ci --no-audit --no-fund && rm -rf /tmp/cargo-target
 
 FROM node:20-bookworm-slim
 WORKDIR /app

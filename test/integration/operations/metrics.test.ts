@@ -67,7 +67,8 @@ describe("GET /metrics", function () {
         0,
       );
       expect(sample(r.text, "citygraph_ready", { check: "indexes filled" })).to.equal(1);
-      expect(sample(r.text, "citygraph_sparql_replicas", { state: "idle" })).to.be.at.least(1);
+      expect(sample(r.text, "citygraph_sparql_queries", { state: "running" })).to.equal(0);
+      expect(sample(r.text, "citygraph_store_disk_free_bytes")).to.be.greaterThan(0);
       expect(sample(r.text, "citygraph_live_connections", { kind: "ws" })).to.equal(0);
       expect(sample(r.text, "process_cpu_user_seconds_total")).to.be.greaterThan(0);
       expect(sample(r.text, "nodejs_eventloop_lag_seconds")).to.be.at.least(0);

@@ -3,7 +3,7 @@ import { http, startTestApp, type TestApp } from "../helpers/test-app";
 
 const Q = { "Content-Type": "application/sparql-query", Accept: "application/sparql-results+json" };
 const values = (v: string) => `VALUES ?${v} { ${Array.from({ length: 400 }, (_, i) => i).join(" ")} }`;
-/** A cross product of 64 M rows: seconds of work in the replica. */
+/** A cross product of 64 M rows: seconds of work for the engine. */
 const LONG = `SELECT (COUNT(*) AS ?n) WHERE { ${values("a")} ${values("b")} ${values("c")} }`;
 
 /** Hardening: a long SPARQL query does not hold up the short ones behind it. */

@@ -4,7 +4,7 @@ import { http, startTestApp, type TestApp } from "../helpers/test-app";
 
 const Q = { "Content-Type": "application/sparql-query", Accept: "application/sparql-results+json" };
 const values = (v: string) => `VALUES ?${v} { ${Array.from({ length: 400 }, (_, i) => i).join(" ")} }`;
-/** A cross product of 64 M rows: seconds of work in a replica. */
+/** A cross product of 64 M rows: seconds of work for the engine. */
 const LONG = `SELECT (COUNT(*) AS ?n) WHERE { ${values("a")} ${values("b")} ${values("c")} }`;
 
 /** Hardening: one principal's heavy queries take one slot; the others wait in a short queue or get 503. */
@@ -19,7 +19,7 @@ describe("SPARQL: queries per principal", function () {
     const admin = (await login(app.url, "admin", "sparql-admin-pw-1")).access_token;
     heavy = await userToken(app.url, admin, { username: "heavy-viewer", role: "viewer", tier: "premium" });
     other = await userToken(app.url, admin, { username: "other-viewer", role: "viewer", tier: "premium" });
-    // both replicas loaded before the clock starts
+    // both principals have run a query before the clock starts
     const warm = await Promise.all(
       [heavy, other].map((t) => http(app.url, "POST", "/sparql", "ASK {}", { ...Q, ...bearer(t) })),
     );

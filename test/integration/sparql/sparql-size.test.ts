@@ -5,13 +5,13 @@ import { healthDuring } from "../helpers/health-probe";
 const Q = { "Content-Type": "application/sparql-query", Accept: "application/sparql-results+json" };
 type Json = Record<string, unknown>;
 
-/** Hardening: SPARQL texts that crash or stall the replica's parser are refused before parsing. */
+/** Hardening: SPARQL texts that would crash or stall the parser are refused before parsing. */
 describe("SPARQL query size and nesting limits", function () {
   this.timeout(60_000);
   let app: TestApp;
   before(async () => {
     app = await startTestApp({ SPARQL_MAX_QUERY_LENGTH: "100000" });
-    // the replica loads on the first query: not while health is measured
+    // a first query before health is measured
     expect((await http(app.url, "POST", "/sparql", "ASK {}", Q)).status).to.equal(200);
   });
   after(async () => app.destroy());

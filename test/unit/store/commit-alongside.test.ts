@@ -53,7 +53,7 @@ describe("store/commit: onApplied alongside the journal fsync, batched messages"
 
   it("never calls onApplied for a refused commit; rejects a commit whose onApplied fails, and emits it", async () => {
     const dir = tempDir();
-    const store = await open(dir, { maxQuads: 5 });
+    const store = await open(dir, { minFreeBytes: Number.MAX_SAFE_INTEGER });
     try {
       const events: string[] = [];
       store.onCommit((e) => events.push(e.writes[0].graph));

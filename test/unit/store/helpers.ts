@@ -25,7 +25,6 @@ export function open(
 ): Promise<GraphStore> {
   return openGraphStore({
     dataDir: dir,
-    wasmPreGrowBytes: 0,
     log: (level, msg, fields) => logs.push({ level, msg, fields }),
     ...extra,
   });
