@@ -26,7 +26,4 @@ impl StoreError {
     pub(crate) fn failed(e: impl fmt::Display) -> Self {
         Self::Failed(e.to_string())
     }
-    pub(crate) fn refused(e: impl fmt::Display) -> Self {
-        Self::Refused(e.to_string())
-    }
 }

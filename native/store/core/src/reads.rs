@@ -38,7 +38,7 @@ pub fn quads_for_pattern(
         g.as_ref().map(|x| x.as_ref()),
     );
     for q in iter.take(limit) {
-        let _ = writeln!(out, "{}", q.map_err(StoreError::failed)?);
+        let _ = writeln!(out, "{} .", q.map_err(StoreError::failed)?);
     }
     Ok(out)
 }

@@ -16,7 +16,11 @@ pub fn graph_name(iri: &str) -> Result<GraphName, StoreError> {
 
 /// A subject in N-Triples syntax (`<iri>` or `_:b`).
 pub fn subject(text: &str) -> Result<NamedOrBlankNode, StoreError> {
-    NamedOrBlankNode::from_str(text).map_err(|e| StoreError::Refused(format!("invalid subject {text}: {e}")))
+    match term(text)? {
+        Term::NamedNode(n) => Ok(n.into()),
+        Term::BlankNode(b) => Ok(b.into()),
+        _ => Err(StoreError::Refused(format!("invalid subject {text}: not an IRI or a blank node"))),
+    }
 }
 
 /// A term in N-Triples syntax.

@@ -95,7 +95,7 @@ fn parser(graph: &GraphName, lenient: bool) -> RdfParser {
 fn insert(tx: &mut Transaction<'_>, graph: &GraphName, text: &[u8], lenient: bool) -> Result<i64, StoreError> {
     let mut n = 0i64;
     for q in parser(graph, lenient).rename_blank_nodes().for_slice(text) {
-        let q = q.map_err(|e| StoreError::Refused(format!("invalid N-Triples for <{graph}>: {e}")))?;
+        let q = q.map_err(|e| StoreError::Refused(format!("invalid N-Triples for {graph}: {e}")))?;
         tx.insert(&q);
         n += 1;
     }
@@ -117,7 +117,7 @@ fn insert_quads(tx: &mut Transaction<'_>, text: &[u8], lenient: bool) -> Result<
 fn delete(tx: &mut Transaction<'_>, graph: &GraphName, text: &[u8]) -> Result<i64, StoreError> {
     let mut n = 0i64;
     for q in parser(graph, true).for_slice(text) {
-        let q = q.map_err(|e| StoreError::Refused(format!("invalid N-Triples for <{graph}>: {e}")))?;
+        let q = q.map_err(|e| StoreError::Refused(format!("invalid N-Triples for {graph}: {e}")))?;
         tx.remove(&q);
         n += 1;
     }
