@@ -3,6 +3,7 @@ import path from "node:path";
 import oxigraph from "oxigraph";
 import { replayJournal } from "../journal/journal-replay";
 import { listSegments, type Segment } from "../journal/journal-files";
+import { describeRecovery } from "../journal/recovery-log";
 import { pinStoreFiles } from "../snapshot/pinned-files";
 import { readChunks, readManifest, removeStaleSnapshots } from "../snapshot/snapshot-files";
 import type { TenantDatasets } from "./tenant-datasets";
@@ -102,21 +103,7 @@ function load(
     readOnly,
     segments,
   );
-  if (scan.droppedBytes > 0 && !readOnly) {
-    log("warn", "store journal: cut a torn last record (it was never acknowledged)", {
-      bytes: scan.droppedBytes,
-      reason: scan.droppedReason,
-    });
-  }
-  if (scan.setAside) {
-    log("error", "store journal: damage recovered; acknowledged commits after it were set aside", {
-      reason: scan.setAside.reason,
-      recoveredToSeq: scan.setAside.afterSeq,
-      setAsideBytes: scan.setAside.bytes,
-      files: scan.setAside.files,
-      repair: "citygraph repair <DATA_DIR> tells what they hold",
-    });
-  }
+  if (!readOnly) for (const e of describeRecovery(scan)) log(e.level, e.msg, e.fields);
   log("info", "store journal replayed", { records: replayed, quads: datasets.quads, ms: Date.now() - t1 });
   return { lastSeq, replayed, tailStart: scan.tailStart, tailBytes: scan.tailBytes };
 }
