@@ -91,6 +91,11 @@ export function registerTemporalRoutes(router: Router, temporal: TemporalService
     const raw = objectBody(ctx);
     // the body is the instance itself (§6.21.3.1), or a fragment naming the attribute
     const name = Object.keys(raw).find((k) => s.ldContext.expandTerm(k) === attr);
+    // a fragment changes this one attribute: another one named beside it would not be stored
+    const others = Object.keys(raw).filter((k) => name !== undefined && k !== name && k !== "@context");
+    if (others.length) {
+      throw badRequest(`The body names attributes besides ${name}: ${others.join(", ")}`, { others });
+    }
     const list = name === undefined ? normalizeAttribute(attr, raw) : normalizeAttribute(name, raw[name]);
     if (list.length !== 1) throw badRequest("The body must hold exactly one instance", { attr });
     const key = s.ldContext.compactIri(attr);

@@ -12,7 +12,7 @@ const BASE = /^base-(\d{16})\.log$/;
 /** What opening the log found. */
 export interface HistoryLogScan {
   records: number;
-  /** Bytes cut from a torn last record (never acknowledged). */
+  /** Bytes cut from an unreadable last record (a crash mid-write, or damage to an acknowledged one). */
   droppedBytes: number;
   ms: number;
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { JournalRecord } from "./record-codec";
 import { forEachRecordInFile } from "./segment-file";
 import { listSegments, type Segment } from "./journal-files";
+import { salvageRecords } from "./record-salvage";
 
 /** What reading the journal found. */
 export interface JournalScan {
@@ -9,23 +10,38 @@ export interface JournalScan {
   tailStart: number | undefined;
   /** Bytes of records in that segment: where appending continues (zeros written ahead may follow). */
   tailBytes: number;
-  /** Bytes cut from a torn last record, if any (never acknowledged, so nothing is lost). */
+  /**
+   * Bytes cut from an unreadable last record, if any: a write cut short by a crash (never acknowledged)
+   * or damage to a record that was; which one, and its seq, cannot be told from the bytes.
+   */
   droppedBytes: number;
   /** Why the tail was cut, if it was. */
   droppedReason?: string;
+  /** The last commit read (the snapshot's seq when the journal adds none). */
+  lastSeq: number;
+  /** The highest seq of a readable record, whether applied or skipped (0 when there is none). */
+  lastRecordSeq: number;
   /**
    * Damage that was followed by more data (a flipped byte mid-segment, garbage after the zeros ahead, a
    * damaged earlier segment): the journal was recovered to the last record before it, and what followed
    * was moved aside into these files (`<segment>.damaged-<time>`) for `citygraph repair` or a person.
+   * `readable`: the records in them that their checksums still vouch for (record-salvage.ts).
    */
-  setAside?: { files: string[]; bytes: number; reason: string; afterSeq: number };
+  setAside?: {
+    files: string[];
+    bytes: number;
+    reason: string;
+    afterSeq: number;
+    readable: { records: number; firstSeq?: number; lastSeq?: number };
+  };
 }
 
 /**
  * Reads every journal segment in `dir` and hands each record with seq > `afterSeq` to `apply`, in order
  * (docs/design.md "Durability is ours to build": start-up = snapshot + replay). A torn last record of the
- * LAST segment (a crash mid-write: truncated, or a bad checksum with nothing valid after it) is cut off
- * and reported: its commit was never acknowledged. Damage followed by more data, or damage in an earlier
+ * LAST segment (truncated, or a bad checksum with nothing valid after it) is cut off and reported: a
+ * crash mid-write leaves one that was never acknowledged, but damage to an acknowledged record looks the
+ * same. Damage followed by more data, or damage in an earlier
  * segment, never stops a start either: the journal is recovered to the last record before the damage (a
  * consistent prefix of the acknowledged commits), and everything after it is moved aside, whole, into
  * `.damaged-<time>` files and reported ({@link JournalScan.setAside}) for `citygraph repair`.
@@ -46,11 +62,18 @@ export function replayJournal(
   segments: Segment[] = listSegments(dir),
 ): JournalScan {
   let lastSeq = afterSeq;
-  const scan: JournalScan = { tailStart: segments.at(-1)?.startSeq, tailBytes: 0, droppedBytes: 0 };
+  const scan: JournalScan = {
+    tailStart: segments.at(-1)?.startSeq,
+    tailBytes: 0,
+    droppedBytes: 0,
+    lastSeq: afterSeq,
+    lastRecordSeq: 0,
+  };
   segments.forEach((seg, i) => {
     if (scan.setAside) return; // recovered before this segment: it was set aside, not replayed
     // each record is applied as it is decoded (no list of the segment's records held meanwhile)
     const end = forEachRecordInFile<JournalRecord>(seg.fd ?? seg.file, (r) => {
+      scan.lastRecordSeq = Math.max(scan.lastRecordSeq, r.seq);
       if (r.seq <= lastSeq) return;
       if (r.seq !== lastSeq + 1) {
         throw new Error(`journal corrupt: ${seg.file} jumps from seq ${lastSeq} to ${r.seq}`);
@@ -58,6 +81,7 @@ export function replayJournal(
       apply(r);
       lastSeq = r.seq;
     });
+    scan.lastSeq = lastSeq;
     scan.tailBytes = end.validBytes;
     const d = end.damage;
     if (d) {
@@ -120,5 +144,12 @@ function setAside(file: string, from: number, later: string[]): NonNullable<Jour
     files.push(out);
   }
   fs.truncateSync(file, from);
-  return { files, bytes, reason: "", afterSeq: 0 };
+  const readable: { records: number; firstSeq?: number; lastSeq?: number } = { records: 0 };
+  for (const f of files) {
+    const s = salvageRecords(f);
+    readable.records += s.records;
+    readable.firstSeq ??= s.firstSeq;
+    readable.lastSeq = s.lastSeq ?? readable.lastSeq;
+  }
+  return { files, bytes, reason: "", afterSeq: 0, readable };
 }

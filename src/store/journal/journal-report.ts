@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { listSegments } from "./journal-files";
+import { salvageRecords } from "./record-salvage";
 import { forEachRecordInFile } from "./segment-file";
 
 /** What one log file (a journal or history segment, or a file set aside by a recovery) holds. */
@@ -13,6 +14,8 @@ export interface FileReport {
   lastSeq?: number;
   /** Where the readable records end, and why, when the file does not end there (zeros ahead excepted). */
   damage?: { offset: number; reason: string; torn: boolean };
+  /** With damage: the records still readable after it, each vouched for by its checksum (record-salvage.ts). */
+  afterDamage?: { records: number; firstSeq?: number; lastSeq?: number };
 }
 
 /**
@@ -49,7 +52,16 @@ function reportFile(file: string): FileReport {
     }
   });
   const report: FileReport = { file, bytes: end.fileBytes, records, firstSeq, lastSeq };
-  if (end.damage)
+  if (end.damage) {
     report.damage = { offset: end.damage.offset, reason: end.damage.reason, torn: end.damage.torn };
+    // the records before the damage come first: the one after them is the first past the damage
+    let n = 0;
+    let first: number | undefined;
+    const all = salvageRecords<{ seq?: unknown }>(file, (r) => {
+      if (n++ === records && typeof r.seq === "number") first = r.seq;
+    });
+    const after = all.records - records;
+    report.afterDamage = { records: after, firstSeq: first, lastSeq: after > 0 ? all.lastSeq : undefined };
+  }
   return report;
 }

@@ -49,10 +49,25 @@ export function forEachRecordInFile<T = JournalRecord>(
   each: (r: T) => void,
   windowBytes = 8 * 1024 * 1024,
 ): SegmentEnd & { fileBytes: number } {
+  return withFileBytes(
+    file,
+    (bytes) => ({ ...forEachRecord<T>(bytes, each), fileBytes: bytes.length }),
+    windowBytes,
+  );
+}
+
+/**
+ * Runs `read` on the bytes of a segment file seen through a moving window ({@link forEachRecordInFile});
+ * `file` may be a descriptor opened earlier (left open).
+ */
+export function withFileBytes<R>(
+  file: string | number,
+  read: (bytes: SegmentBytes) => R,
+  windowBytes = 8 * 1024 * 1024,
+): R {
   const fd = typeof file === "number" ? file : fs.openSync(file, "r");
   try {
-    const window = new FileWindow(fd, fs.fstatSync(fd).size, windowBytes);
-    return { ...forEachRecord<T>(window, each), fileBytes: window.length };
+    return read(new FileWindow(fd, fs.fstatSync(fd).size, windowBytes));
   } finally {
     if (typeof file !== "number") fs.closeSync(fd);
   }

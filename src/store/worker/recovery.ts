@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { replayJournal } from "../journal/journal-replay";
+import { replayJournal, type JournalScan } from "../journal/journal-replay";
+import { describeRecovery } from "../journal/recovery-log";
 import { readAppliedMarker, removeNativeStores } from "../native/applied-marker";
 import { NativeDatasets } from "../native/native-datasets";
 import { NATIVE_DIR } from "../native/tenant-folders";
@@ -33,28 +34,54 @@ export function recover(dir: string, log: Log): Recovered {
   fs.mkdirSync(dir, { recursive: true });
   const manifest = readManifest(dir);
   removeStaleSnapshots(dir, manifest);
-  const t0 = Date.now();
-  let lastSeq = readAppliedMarker(dir);
-  let datasets: NativeDatasets;
-  if (lastSeq !== undefined && fs.existsSync(path.join(dir, NATIVE_DIR))) {
-    datasets = new NativeDatasets(dir);
-    log("info", "store opened", { seq: lastSeq, tenants: datasets.tenants().length, ms: Date.now() - t0 });
-  } else {
-    removeNativeStores(dir);
-    datasets = new NativeDatasets(dir);
-    lastSeq = 0;
-    if (manifest) {
-      let graphs = 0;
-      for (const t of manifest.tenants) graphs += loadSnapshot(datasets, t.tenant, path.join(dir, t.file), t.file);
-      lastSeq = manifest.seq;
-      log("info", "store built from its snapshot", { seq: lastSeq, graphs, ms: Date.now() - t0 });
-    }
+  const marker = readAppliedMarker(dir);
+  if (marker !== undefined && fs.existsSync(path.join(dir, NATIVE_DIR))) {
+    const t0 = Date.now();
+    const datasets = new NativeDatasets(dir);
+    log("info", "store opened", { seq: marker, tenants: datasets.tenants().length, ms: Date.now() - t0 });
+    const r = replay(dir, datasets, marker, log);
+    if (!journalBehind(r.scan, marker, manifest?.seq ?? 0)) return r.recovered;
+    // the journal lost records the stores had applied (damage): the journal is the record of truth
+    log("warn", "store journal ends before what the stores applied; rebuilding them from snapshot and journal", {
+      storesThrough: marker,
+      journalThrough: Math.max(r.scan.lastRecordSeq, manifest?.seq ?? 0),
+    });
+    datasets.close();
   }
+  removeNativeStores(dir);
+  const t0 = Date.now();
+  const datasets = new NativeDatasets(dir);
+  let from = 0;
+  if (manifest) {
+    let graphs = 0;
+    for (const t of manifest.tenants) graphs += loadSnapshot(datasets, t.tenant, path.join(dir, t.file), t.file);
+    from = manifest.seq;
+    log("info", "store built from its snapshot", { seq: from, graphs, ms: Date.now() - t0 });
+  }
+  return replay(dir, datasets, from, log).recovered;
+}
+
+/**
+ * True when damage cut the journal below the stores' marker: the stores hold commits the journal (and so
+ * the snapshots and backups made from it) no longer has.
+ */
+function journalBehind(scan: JournalScan, marker: number, snapshotSeq: number): boolean {
+  if (scan.droppedBytes === 0 && !scan.setAside) return false;
+  return Math.max(scan.lastRecordSeq, snapshotSeq) < marker;
+}
+
+/** Replays the journal after `from` into the stores, logging what it found. */
+function replay(
+  dir: string,
+  datasets: NativeDatasets,
+  from: number,
+  log: Log,
+): { recovered: Recovered; scan: JournalScan } {
   const t1 = Date.now();
   let replayed = 0;
   let lastReport = t1;
-  let seq = lastSeq;
-  const scan = replayJournal(dir, lastSeq, (r) => {
+  let seq = from;
+  const scan = replayJournal(dir, from, (r) => {
     datasets.apply(r.tenant, r.writes, true);
     seq = r.seq;
     replayed++;
@@ -63,23 +90,12 @@ export function recover(dir: string, log: Log): Recovered {
       log("info", "store journal replay in progress", { records: replayed, seq, ms: lastReport - t1 });
     }
   });
-  if (scan.droppedBytes > 0) {
-    log("warn", "store journal: cut a torn last record (it was never acknowledged)", {
-      bytes: scan.droppedBytes,
-      reason: scan.droppedReason,
-    });
-  }
-  if (scan.setAside) {
-    log("error", "store journal: damage recovered; acknowledged commits after it were set aside", {
-      reason: scan.setAside.reason,
-      recoveredToSeq: scan.setAside.afterSeq,
-      setAsideBytes: scan.setAside.bytes,
-      files: scan.setAside.files,
-      repair: "citygraph repair <DATA_DIR> tells what they hold",
-    });
-  }
+  for (const e of describeRecovery(scan)) log(e.level, e.msg, e.fields);
   log("info", "store journal replayed", { records: replayed, seq, ms: Date.now() - t1 });
-  return { datasets, lastSeq: seq, replayed, tailStart: scan.tailStart, tailBytes: scan.tailBytes };
+  return {
+    recovered: { datasets, lastSeq: seq, replayed, tailStart: scan.tailStart, tailBytes: scan.tailBytes },
+    scan,
+  };
 }
 
 /**

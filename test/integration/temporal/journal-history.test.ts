@@ -2,6 +2,7 @@ import { expect } from "chai";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { damageRecordHolding } from "../helpers/journal-damage";
 import { http, linkTo, startTestApp, TEST_CONTEXT } from "../helpers/test-app";
 
 const L = { Link: linkTo(TEST_CONTEXT) };
@@ -11,35 +12,6 @@ const LATE = "urn:ngsi-ld:Vehicle:late";
 type Json = Record<string, unknown>;
 const obs = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 1000).toISOString();
 const speed = (n: number) => ({ type: "Property", value: n, observedAt: obs(n) });
-
-/** The journal records of a store's data dir: file, offset and payload of each (length + checksum framing). */
-function journalRecords(dataDir: string): { file: string; offset: number; payload: Buffer }[] {
-  const dir = path.join(dataDir, "store");
-  const out: { file: string; offset: number; payload: Buffer }[] = [];
-  for (const f of fs
-    .readdirSync(dir)
-    .filter((x) => /^journal-\d+\.log$/.test(x))
-    .sort()) {
-    const file = path.join(dir, f);
-    const buf = fs.readFileSync(file);
-    for (let at = 0; at + 8 <= buf.length;) {
-      const len = buf.readUInt32LE(at);
-      if (len === 0) break; // the zeros written ahead
-      out.push({ file, offset: at, payload: buf.subarray(at + 8, at + 8 + len) });
-      at += 8 + len;
-    }
-  }
-  return out;
-}
-
-/** Flips one bit inside the payload of the first journal record that holds `text`. */
-function damageRecordHolding(dataDir: string, text: string): void {
-  const r = journalRecords(dataDir).find((x) => x.payload.includes(text));
-  if (!r) throw new Error(`no journal record holds ${text}`);
-  const buf = fs.readFileSync(r.file);
-  buf[r.offset + 8 + 12] ^= 0x20;
-  fs.writeFileSync(r.file, buf);
-}
 
 const speeds = async (base: string, id: string) => {
   const r = await http(base, "GET", `${B}/temporal/entities/${id}`, undefined, L);

@@ -50,7 +50,25 @@ describe("store/journal: restart and damaged tails", () => {
     fs.truncateSync(seg, size - 17); // the last record loses its end
     const logs: LogLine[] = [];
     await expectEntities(dir, 9, logs);
-    expect(logs.some((l) => l.level === "warn" && /torn last record/.test(l.msg))).to.equal(true);
+    const cut = logs.find((l) => l.level === "warn" && /last record/.test(l.msg));
+    expect(cut?.msg, JSON.stringify(logs)).to.match(
+      /whether it had been acknowledged, and its seq, cannot be known/,
+    );
+    expect(cut?.fields).to.include({ reason: "truncated record", afterSeq: 9 });
+  });
+
+  it("says of an acknowledged last record whose bytes went bad that its acknowledgement is unknown", async () => {
+    await fill(dir, 5); // each of the 5 commits was acknowledged
+    const [seg] = segments(dir);
+    const buf = fs.readFileSync(seg);
+    buf[buf.length - 3] ^= 0x20;
+    fs.writeFileSync(seg, buf);
+    const logs: LogLine[] = [];
+    await expectEntities(dir, 4, logs);
+    expect(logs.map((l) => l.msg).join("\n")).to.not.match(/never acknowledged/);
+    const cut = logs.find((l) => /last record/.test(l.msg));
+    expect(cut?.msg).to.match(/cannot be known/);
+    expect(cut?.fields).to.include({ afterSeq: 4, reason: "checksum mismatch" });
   });
 
   it("cuts garbage appended after the last record, and a half-written header", async () => {
@@ -81,8 +99,16 @@ describe("store/journal: restart and damaged tails", () => {
     const logs: LogLine[] = [];
     await expectEntities(dir, 1, logs);
     const line = logs.find((l) => l.level === "error" && /set aside/.test(l.msg));
-    expect(line, JSON.stringify(logs)).to.not.equal(undefined);
-    expect(line?.fields).to.include({ recoveredToSeq: 1 });
+    expect(line?.msg, JSON.stringify(logs)).to.equal(
+      "store journal: damage recovered to seq 1; 3 readable commits after it were set aside, not applied",
+    );
+    // seq 2 is the damaged record; 3..5 are whole, each vouched for by its own checksum
+    expect(line?.fields).to.include({
+      recoveredToSeq: 1,
+      readableRecords: 3,
+      readableSeqs: "3..5",
+      unreadableSeqs: "2",
+    });
     const aside = fs.readdirSync(path.dirname(seg)).filter((f) => f.includes(".damaged-"));
     expect(aside).to.have.length(1);
     expect(fs.statSync(path.join(path.dirname(seg), aside[0])).size).to.equal(buf.length - second);
@@ -93,6 +119,16 @@ describe("store/journal: restart and damaged tails", () => {
     const [seg] = segments(dir);
     fs.appendFileSync(seg, Buffer.alloc(64));
     fs.appendFileSync(seg, Buffer.from("garbage after the zeros"));
-    await expectEntities(dir, 3);
+    const logs: LogLine[] = [];
+    await expectEntities(dir, 3, logs);
+    // nothing readable was set aside: no line may say that commits were
+    expect(
+      logs.filter((l) => l.level === "error"),
+      JSON.stringify(logs),
+    ).to.deep.equal([]);
+    const line = logs.find((l) => /set aside/.test(l.msg));
+    expect(line?.level).to.equal("warn");
+    expect(line?.msg).to.match(/hold no readable record, so no commit is known to be in them/);
+    expect(line?.fields).to.include({ recoveredToSeq: 3 });
   });
 });

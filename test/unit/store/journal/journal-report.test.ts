@@ -22,10 +22,14 @@ describe("store/journal-report (citygraph repair)", () => {
     const before = reportLogs(dataDir).find((r) => r.file === seg);
     expect(before?.damage?.reason).to.match(/checksum/);
     expect(before?.records).to.equal(1);
+    // seq 2 is damaged; 3 and 4 are whole, each with its own checksum
+    expect(before?.afterDamage).to.deep.equal({ records: 2, firstSeq: 3, lastSeq: 4 });
     expect(fs.readFileSync(seg)).to.deep.equal(buf);
     await (await open(dir)).close();
     const aside = reportLogs(dataDir).filter((r) => r.file.includes(".damaged-"));
     expect(aside).to.have.length(1);
     expect(aside[0].damage?.offset).to.equal(0); // the damaged record now comes first
+    expect(aside[0].records).to.equal(0);
+    expect(aside[0].afterDamage).to.deep.equal({ records: 2, firstSeq: 3, lastSeq: 4 });
   });
 });
