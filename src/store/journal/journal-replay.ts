@@ -81,7 +81,9 @@ export function replayJournal(
       apply(r);
       lastSeq = r.seq;
     });
-    scan.lastSeq = lastSeq;
+    // what the journal holds: its last readable record, even one at or before `afterSeq` (the stores may
+    // have applied more than a damaged journal still has: recovery.ts compares)
+    scan.lastSeq = scan.lastRecordSeq > 0 ? scan.lastRecordSeq : lastSeq;
     scan.tailBytes = end.validBytes;
     const d = end.damage;
     if (d) {
@@ -98,7 +100,7 @@ export function replayJournal(
           segments.slice(i + 1).map((x) => x.file),
         );
         scan.setAside.reason = `${d.reason} at byte ${d.offset} of ${seg.file}`;
-        scan.setAside.afterSeq = lastSeq;
+        scan.setAside.afterSeq = scan.lastSeq;
         return;
       }
       scan.droppedBytes = end.fileBytes - end.validBytes;

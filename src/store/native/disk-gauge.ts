@@ -38,7 +38,7 @@ function folderBytes(dir: string): number {
  * run out of room mid-write.
  */
 export class DiskGauge {
-  private last: (DiskReading & { at: number }) | undefined;
+  private last: (DiskReading & { at: number; stores: number }) | undefined;
 
   constructor(
     private readonly dataDir: string,
@@ -46,15 +46,17 @@ export class DiskGauge {
     private readonly minFreeBytes: number,
   ) {}
 
+  /** A reading, reused for {@link FRESH_MS} unless a tenant's stores were opened since. */
   read(): DiskReading {
     const now = Date.now();
-    if (this.last && now - this.last.at < FRESH_MS) return this.last;
+    const folders = this.folders();
+    if (this.last && now - this.last.at < FRESH_MS && this.last.stores === folders.length) return this.last;
     const s = fs.statfsSync(this.dataDir);
     const size = s.blocks * s.bsize;
     const freeBytes = s.bavail * s.bsize;
-    const storeBytes = this.folders().reduce((n, f) => n + folderBytes(f), 0);
+    const storeBytes = folders.reduce((n, f) => n + folderBytes(f), 0);
     const used = size > 0 ? Math.round(((size - freeBytes) / size) * 1000) / 1000 : 0;
-    this.last = { storeBytes, freeBytes, used, at: now };
+    this.last = { storeBytes, freeBytes, used, at: now, stores: folders.length };
     return this.last;
   }
 

@@ -39,6 +39,7 @@ export class NativeDatasets {
   private counted = 0;
   private delta = 0;
   private countsPending = 0;
+  private empty: NativeStore | undefined;
 
   /** `storeDir`: `<dataDir>/store`. Opens the stores of every tenant that has folders there. */
   constructor(private readonly storeDir: string) {
@@ -123,9 +124,10 @@ export class NativeDatasets {
     const form = queryFormOf(sparql);
     if (isGraphForm(form)) throw new AppError("BadRequestData", "Only SPARQL SELECT and ASK queries are accepted here");
     const stores = this.stores.get(tenant);
-    if (!stores) return [];
     const rows: SelectRow[] = [];
-    for (const store of [stores.public, stores.internal]) {
+    // a tenant without stores answers from an empty one (so a bad query is still refused)
+    const all = stores ? [stores.public, stores.internal] : [(this.empty ??= nativeAddon().NativeStore.inMemory())];
+    for (const store of all) {
       let answer: string;
       try {
         answer = store.querySync(sparql, "json", Number.MAX_SAFE_INTEGER >>> 0).body;

@@ -53,17 +53,17 @@ describe("store/commit: onApplied alongside the journal fsync, batched messages"
 
   it("never calls onApplied for a refused commit; rejects a commit whose onApplied fails, and emits it", async () => {
     const dir = tempDir();
-    const store = await open(dir, { minFreeBytes: Number.MAX_SAFE_INTEGER });
+    const store = await open(dir);
     try {
       const events: string[] = [];
       store.onCommit((e) => events.push(e.writes[0].graph));
       let called = 0;
       const err = await store
-        .commit("", [{ graph: "urn:big", triples: entityTriples("urn:big", "x", 9) }], async () => {
+        .commit("", [{ graph: "urn:bad", triples: '<urn:bad> <urn:p> "unterminated .\n' }], async () => {
           called++;
         })
         .catch((e: unknown) => e);
-      expect(err).to.be.instanceOf(AppError).and.have.property("kind", "StoreFull");
+      expect(err).to.be.instanceOf(AppError).and.have.property("kind", "BadRequestData");
       expect(called).to.equal(0);
       const failed = await store
         .commit("", [{ graph: "urn:s", triples: entityTriples("urn:s", "s", 1) }], async () => {

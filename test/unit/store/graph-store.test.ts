@@ -47,8 +47,9 @@ describe("store/graph store: commit, read, select", () => {
     expect(rows).to.deep.equal([{ o: '"10"^^<http://www.w3.org/2001/XMLSchema#integer>' }, { o: '"x"@vi' }]);
     expect(await store.select("", "ASK { GRAPH ?g { <urn:a> <urn:p> ?o } }")).to.deep.equal([{}]);
     expect(await store.select("", "ASK { GRAPH ?g { <urn:a> <urn:zzz> ?o } }")).to.deep.equal([]);
-    // union default graph is off: the default graph is empty
-    expect(await store.select("", "SELECT * WHERE { ?s ?p ?o }")).to.deep.equal([]);
+    // union default graph is off: the default graph holds the plain view (the entity's own value triples)
+    const plain = await store.select("", "SELECT ?p WHERE { <urn:a> ?p ?o } ORDER BY ?p");
+    expect(plain).to.deep.equal([{ p: "<urn:p>" }, { p: "<urn:q>" }]);
   });
 
   it("refuses bad SPARQL and non-SELECT forms with BadRequestData", async () => {

@@ -77,8 +77,15 @@ impl Default for QueryCancel {
 /// memory (what a query over a tenant that holds nothing runs on).
 #[napi]
 pub struct NativeStore {
-    store: Arc<Store>,
+    /// None once closed.
+    store: Option<Arc<Store>>,
     path: Option<String>,
+}
+
+impl NativeStore {
+    fn store(&self) -> Result<&Arc<Store>> {
+        self.store.as_ref().ok_or_else(|| Error::new(Status::GenericFailure, "Failed: the store is closed"))
+    }
 }
 
 fn kind_of(op: &str) -> Result<WriteKind> {
@@ -98,13 +105,13 @@ impl NativeStore {
     #[napi(factory)]
     pub fn open(path: String) -> Result<NativeStore> {
         let store = core::open_shared(&path).map_err(to_js)?;
-        Ok(NativeStore { store, path: Some(path) })
+        Ok(NativeStore { store: Some(store), path: Some(path) })
     }
 
     #[napi(factory)]
     pub fn in_memory() -> Result<NativeStore> {
         let store = Store::new().map_err(|e| to_js(StoreError::Failed(e.to_string())))?;
-        Ok(NativeStore { store: Arc::new(store), path: None })
+        Ok(NativeStore { store: Some(Arc::new(store)), path: None })
     }
 
     /// Applies `ops` atomically (one RocksDB transaction) and returns the change in quads. `lenient`
@@ -122,19 +129,19 @@ impl NativeStore {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        core::apply(&self.store, &ops, lenient.unwrap_or(false)).map_err(to_js)
+        core::apply(self.store()?, &ops, lenient.unwrap_or(false)).map_err(to_js)
     }
 
     /// Loads N-Quads in bulk (not atomic): imports and restores into an empty store.
     #[napi]
     pub fn bulk_load_nquads(&self, data: Buffer) -> Result<()> {
-        core::bulk_load_nquads(&self.store, &data).map_err(to_js)
+        core::bulk_load_nquads(self.store()?, &data).map_err(to_js)
     }
 
     /// The N-Triples of each graph ("" = the default graph), or null where it holds no quad.
     #[napi]
     pub fn read_graphs(&self, graphs: Vec<String>) -> Result<Vec<Option<String>>> {
-        graphs.iter().map(|g| core::read_graph(&self.store, g).map_err(to_js)).collect()
+        graphs.iter().map(|g| core::read_graph(self.store()?, g).map_err(to_js)).collect()
     }
 
     /// The quads of a pattern (terms in N-Triples syntax, null for any; graph "" = default) as N-Quads.
@@ -148,7 +155,7 @@ impl NativeStore {
         limit: Option<u32>,
     ) -> Result<String> {
         core::quads_for_pattern(
-            &self.store,
+            self.store()?,
             subject.as_deref(),
             predicate.as_deref(),
             object.as_deref(),
@@ -161,13 +168,13 @@ impl NativeStore {
     /// Every quad counted (a full scan: at start and in tests, not per request).
     #[napi]
     pub fn count_quads(&self) -> Result<f64> {
-        Ok(self.store.len().map_err(|e| to_js(StoreError::Failed(e.to_string())))? as f64)
+        Ok(self.store()?.len().map_err(|e| to_js(StoreError::Failed(e.to_string())))? as f64)
     }
 
     /// The count of `countQuads` on a thread of its own, over a snapshot taken at the call.
     #[napi(ts_return_type = "Promise<number>")]
     pub fn count_quads_async<'env>(&self, env: &'env Env) -> Result<Object<'env>> {
-        let store = self.store.clone();
+        let store = self.store()?.clone();
         promise::spawn(env, "citygraph-count", move || {
             store.len().map(|n| n as f64).map_err(|e| to_js(StoreError::Failed(e.to_string())))
         })
@@ -176,7 +183,7 @@ impl NativeStore {
     /// Runs a query on this thread (the store's own short queries); see `query`.
     #[napi]
     pub fn query_sync(&self, sparql: String, format: String, max_rows: u32) -> Result<QueryAnswer> {
-        core::run_query(&self.store, &sparql, &format, max_rows as usize, None)
+        core::run_query(self.store()?, &sparql, &format, max_rows as usize, None)
             .map(QueryAnswer::from)
             .map_err(to_js)
     }
@@ -193,7 +200,7 @@ impl NativeStore {
         max_rows: u32,
         cancel: &QueryCancel,
     ) -> Result<Object<'env>> {
-        let store = self.store.clone();
+        let store = self.store()?.clone();
         let token = cancel.token.clone();
         promise::spawn(env, "citygraph-sparql", move || {
             promise::lower_priority();
@@ -206,19 +213,19 @@ impl NativeStore {
     /// Writes the memtables to synced SST files: every write applied before the call survives a crash.
     #[napi]
     pub fn flush(&self) -> Result<()> {
-        self.store.flush().map_err(|e| to_js(StoreError::Failed(e.to_string())))
+        self.store()?.flush().map_err(|e| to_js(StoreError::Failed(e.to_string())))
     }
 
     /// An online backup: a RocksDB checkpoint in `dir` (a new folder), consistent at the call.
     #[napi]
     pub fn checkpoint(&self, dir: String) -> Result<()> {
-        self.store.backup(dir).map_err(|e| to_js(StoreError::Failed(e.to_string())))
+        self.store()?.backup(dir).map_err(|e| to_js(StoreError::Failed(e.to_string())))
     }
 
     /// Compacts RocksDB's levels, giving back the disk of deleted data.
     #[napi]
     pub fn optimize(&self) -> Result<()> {
-        self.store.optimize().map_err(|e| to_js(StoreError::Failed(e.to_string())))
+        self.store()?.optimize().map_err(|e| to_js(StoreError::Failed(e.to_string())))
     }
 
     /// The folder (undefined in memory).
@@ -230,6 +237,7 @@ impl NativeStore {
     /// Lets go of this handle; the folder closes once no thread of the process holds it.
     #[napi]
     pub fn close(&mut self) {
+        self.store = None;
         if let Some(p) = self.path.take() {
             core::release(&p);
         }

@@ -53,6 +53,7 @@ describe("store/snapshots and compaction", () => {
     expect(files).to.deep.equal([
       "journal-0000000000000033.log",
       "manifest.json",
+      "native",
       "snapshot-0000000000000032-default.nq",
       "snapshot-0000000000000032-t61636d65.nq",
     ]);
