@@ -162,12 +162,24 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
       ),
     );
     const storeBytes = Number(storeRestart?.storeBytes ?? storeFill?.storeBytes ?? NaN);
-    rows.push(info(scenario, "disk per entity (RocksDB)", storeBytes / total, "B", `${Math.round(storeBytes / MB)} MB`));
+    rows.push(
+      info(
+        scenario,
+        "disk per entity (RocksDB)",
+        storeBytes / total,
+        "B",
+        `${Math.round(storeBytes / MB)} MB`,
+      ),
+    );
     rows.push(
       below(scenario, "GET by id p99", get.latencyMs.p99, "ms", 50, `${Math.round(get.okPerSec)} req/s`),
     );
-    rows.push(below(scenario, "type+q p99", typeQ[1], "ms", 100, `p50 ${typeQ[0].toFixed(1)} ms, 50 sequential`));
-    rows.push(below(scenario, "near 500 m p99", near[1], "ms", 100, `p50 ${near[0].toFixed(1)} ms, 50 sequential`));
+    rows.push(
+      below(scenario, "type+q p99", typeQ[1], "ms", 100, `p50 ${typeQ[0].toFixed(1)} ms, 50 sequential`),
+    );
+    rows.push(
+      below(scenario, "near 500 m p99", near[1], "ms", 100, `p50 ${near[0].toFixed(1)} ms, 50 sequential`),
+    );
     rows.push(below(scenario, "restart ready", srv.healthMs / 1000, "s", 120));
     rows.push(
       below(

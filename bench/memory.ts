@@ -80,9 +80,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ ...t.index.stats(), parts })}\n`);
     process.exit(0);
   }
-  const store = await measure("store open (worker)", () =>
-    openGraphStore({ dataDir }),
-  );
+  const store = await measure("store open (worker)", () => openGraphStore({ dataDir }));
   const index = await measure("entity index", async () => {
     const i = new EntityIndex();
     await i.rebuild(store);

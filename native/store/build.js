@@ -24,17 +24,28 @@ function fail(message) {
 }
 
 if (spawnSync("cargo", ["--version"], { stdio: "ignore" }).status !== 0) {
-  fail("cargo is not installed; install Rust (rustup or Debian's cargo) and run `node native/store/build.js`");
+  fail(
+    "cargo is not installed; install Rust (rustup or Debian's cargo) and run `node native/store/build.js`",
+  );
 }
-console.log(`native store: cargo build --release (target ${target}; the first build compiles RocksDB, ~30 min)`);
+console.log(
+  `native store: cargo build --release (target ${target}; the first build compiles RocksDB, ~30 min)`,
+);
 const started = Date.now();
 const build = spawnSync("cargo", ["build", "--release", "--locked", "-p", "citygraph-store"], {
   cwd: here,
   stdio: "inherit",
   env: { ...process.env, CARGO_TARGET_DIR: target },
 });
-if (build.status !== 0) fail(`cargo build failed (exit ${build.status}); libclang-dev is needed by RocksDB's bindings`);
-const lib = path.join(target, "release", process.platform === "darwin" ? "libcitygraph_store.dylib" : "libcitygraph_store.so");
+if (build.status !== 0)
+  fail(`cargo build failed (exit ${build.status}); libclang-dev is needed by RocksDB's bindings`);
+const lib = path.join(
+  target,
+  "release",
+  process.platform === "darwin" ? "libcitygraph_store.dylib" : "libcitygraph_store.so",
+);
 fs.copyFileSync(lib, out + ".tmp");
 fs.renameSync(out + ".tmp", out);
-console.log(`native store: built ${path.relative(process.cwd(), out)} in ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(
+  `native store: built ${path.relative(process.cwd(), out)} in ${Math.round((Date.now() - started) / 1000)} s`,
+);

@@ -411,7 +411,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     store: {
       dataDir: path.resolve(env.DATA_DIR?.trim() || "./data"),
-      minFreeBytes: intVar(env, "STORE_MIN_FREE_BYTES", DEFAULT_STORE_MIN_FREE_BYTES, 0, Number.MAX_SAFE_INTEGER),
+      minFreeBytes: intVar(
+        env,
+        "STORE_MIN_FREE_BYTES",
+        DEFAULT_STORE_MIN_FREE_BYTES,
+        0,
+        Number.MAX_SAFE_INTEGER,
+      ),
       journalCompactBytes: compactBytes,
       journalCompactMaxBytes: intVar(
         env,

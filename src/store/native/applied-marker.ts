@@ -14,7 +14,9 @@ const MARKER = "applied.json";
 /** The marker's seq, or undefined when the stores hold nothing known to be durable (a new or restored folder). */
 export function readAppliedMarker(storeDir: string): number | undefined {
   try {
-    const m = JSON.parse(fs.readFileSync(path.join(storeDir, NATIVE_DIR, MARKER), "utf8")) as { seq?: unknown };
+    const m = JSON.parse(fs.readFileSync(path.join(storeDir, NATIVE_DIR, MARKER), "utf8")) as {
+      seq?: unknown;
+    };
     return typeof m.seq === "number" && Number.isInteger(m.seq) && m.seq >= 0 ? m.seq : undefined;
   } catch {
     return undefined;

@@ -21,7 +21,9 @@ export function segmentFacts(ntriples: string): SegmentFacts | undefined {
     else if (t.predicate === `${CGH}start`) start = Date.parse(t.object.value);
     else if (t.predicate === `${CGH}instances`) json = t.object.value;
   }
-  return entity !== undefined && start !== undefined && json !== undefined ? { entity, start, json } : undefined;
+  return entity !== undefined && start !== undefined && json !== undefined
+    ? { entity, start, json }
+    : undefined;
 }
 
 /**

@@ -68,7 +68,16 @@ export interface NativeAddon {
 }
 
 /** Where `npm ci` puts the built addon (native/store/build.js). */
-export const ADDON_FILE = path.join(__dirname, "..", "..", "..", "..", "native", "store", "citygraph-store.node");
+export const ADDON_FILE = path.join(
+  __dirname,
+  "..",
+  "..",
+  "..",
+  "..",
+  "native",
+  "store",
+  "citygraph-store.node",
+);
 
 let loaded: NativeAddon | undefined;
 
@@ -80,7 +89,9 @@ export function nativeAddon(): NativeAddon {
     loaded = require(ADDON_FILE) as NativeAddon;
   } catch (e) {
     const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
-    throw new Error(`the native store addon is not built (${why}); run \`npm ci\` or \`node native/store/build.js\``);
+    throw new Error(
+      `the native store addon is not built (${why}); run \`npm ci\` or \`node native/store/build.js\``,
+    );
   }
   return loaded;
 }

@@ -5,7 +5,13 @@ import { XSD_STRING } from "../../rdf/vocab";
 import { isHistoryGraph, isInternalGraph, type SelectRow } from "../graph-store";
 import { assertGraphIri } from "../worker/ntriples-text";
 import { instanceRowsOf } from "./history-instances";
-import { nativeAddon, nativeErrorKind, nativeMessage, type NativeStore, type NativeWriteOp } from "./native-addon";
+import {
+  nativeAddon,
+  nativeErrorKind,
+  nativeMessage,
+  type NativeStore,
+  type NativeWriteOp,
+} from "./native-addon";
 import { plainTriplesOf } from "./plain-view";
 import { listTenantFolders, tenantFolders } from "./tenant-folders";
 
@@ -20,7 +26,8 @@ interface TenantStores {
   internal: NativeStore;
 }
 
-const utf8 = (t: string | Uint8Array): string => (typeof t === "string" ? t : Buffer.from(t).toString("utf8"));
+const utf8 = (t: string | Uint8Array): string =>
+  typeof t === "string" ? t : Buffer.from(t).toString("utf8");
 const bytes = (t: string | Uint8Array): Buffer =>
   typeof t === "string" ? Buffer.from(t, "utf8") : Buffer.from(t.buffer, t.byteOffset, t.byteLength);
 
@@ -122,11 +129,14 @@ export class NativeDatasets {
    */
   select(tenant: string, sparql: string): SelectRow[] {
     const form = queryFormOf(sparql);
-    if (isGraphForm(form)) throw new AppError("BadRequestData", "Only SPARQL SELECT and ASK queries are accepted here");
+    if (isGraphForm(form))
+      throw new AppError("BadRequestData", "Only SPARQL SELECT and ASK queries are accepted here");
     const stores = this.stores.get(tenant);
     const rows: SelectRow[] = [];
     // a tenant without stores answers from an empty one (so a bad query is still refused)
-    const all = stores ? [stores.public, stores.internal] : [(this.empty ??= nativeAddon().NativeStore.inMemory())];
+    const all = stores
+      ? [stores.public, stores.internal]
+      : [(this.empty ??= nativeAddon().NativeStore.inMemory())];
     for (const store of all) {
       let answer: string;
       try {
@@ -134,7 +144,10 @@ export class NativeDatasets {
       } catch (e) {
         throw new AppError("BadRequestData", nativeMessage(e));
       }
-      const json = JSON.parse(answer) as { boolean?: boolean; results?: { bindings: Record<string, JsonTerm>[] } };
+      const json = JSON.parse(answer) as {
+        boolean?: boolean;
+        results?: { bindings: Record<string, JsonTerm>[] };
+      };
       if (json.boolean !== undefined) {
         if (json.boolean) return [{}];
         continue;
@@ -205,7 +218,8 @@ function ntTerm(t: JsonTerm): string {
 /** Clear a graph and load its new N-Triples. */
 function replaceOps(w: TextWrite): NativeWriteOp[] {
   const ops: NativeWriteOp[] = [{ op: "clear", graph: w.graph }];
-  if (w.triples !== null && w.triples.length > 0) ops.push({ op: "insert", graph: w.graph, triples: bytes(w.triples) });
+  if (w.triples !== null && w.triples.length > 0)
+    ops.push({ op: "insert", graph: w.graph, triples: bytes(w.triples) });
   return ops;
 }
 

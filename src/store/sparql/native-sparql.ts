@@ -88,10 +88,16 @@ export class NativeSparql {
     // ASK answers and formula-escaped CSV are written here from the JSON answer; the rest by the engine
     const here = q.form === "ASK" || q.format === "csv-escaped";
     try {
-      const answer = await this.storeOf(q.tenant).query(q.sparql, here ? "json" : q.format, q.maxRows, cancel);
+      const answer = await this.storeOf(q.tenant).query(
+        q.sparql,
+        here ? "json" : q.format,
+        q.maxRows,
+        cancel,
+      );
       if (!here) return answer;
       const json = JSON.parse(answer.body) as { boolean?: boolean };
-      if (typeof json.boolean === "boolean") return { ...answer, body: serializeBoolean(q.format, json.boolean) };
+      if (typeof json.boolean === "boolean")
+        return { ...answer, body: serializeBoolean(q.format, json.boolean) };
       const { vars, rows } = solutionsFromJson(answer.body);
       return { ...answer, body: serializeSolutions(q.format, vars, rows) };
     } catch (e) {

@@ -21,7 +21,11 @@ port.on("message", (m: string[] | { bytes: Uint8Array; ends: number[] }) => {
     : m.ends.map((end, i) => ({
         op: "insertQuads" as const,
         graph: "",
-        triples: Buffer.from(m.bytes.buffer, m.bytes.byteOffset + (i ? m.ends[i - 1] : 0), end - (i ? m.ends[i - 1] : 0)),
+        triples: Buffer.from(
+          m.bytes.buffer,
+          m.bytes.byteOffset + (i ? m.ends[i - 1] : 0),
+          end - (i ? m.ends[i - 1] : 0),
+        ),
       }));
   const quads = store.apply(ops);
   port.postMessage({ quads, ms: performance.now() - t0 });

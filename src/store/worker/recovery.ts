@@ -42,10 +42,14 @@ export function recover(dir: string, log: Log): Recovered {
     const r = replay(dir, datasets, marker, log);
     if (!journalBehind(r.scan, marker, manifest?.seq ?? 0)) return r.recovered;
     // the journal lost records the stores had applied (damage): the journal is the record of truth
-    log("warn", "store journal ends before what the stores applied; rebuilding them from snapshot and journal", {
-      storesThrough: marker,
-      journalThrough: Math.max(r.scan.lastRecordSeq, manifest?.seq ?? 0),
-    });
+    log(
+      "warn",
+      "store journal ends before what the stores applied; rebuilding them from snapshot and journal",
+      {
+        storesThrough: marker,
+        journalThrough: Math.max(r.scan.lastRecordSeq, manifest?.seq ?? 0),
+      },
+    );
     datasets.close();
   }
   removeNativeStores(dir);
@@ -54,7 +58,8 @@ export function recover(dir: string, log: Log): Recovered {
   let from = 0;
   if (manifest) {
     let graphs = 0;
-    for (const t of manifest.tenants) graphs += loadSnapshot(datasets, t.tenant, path.join(dir, t.file), t.file);
+    for (const t of manifest.tenants)
+      graphs += loadSnapshot(datasets, t.tenant, path.join(dir, t.file), t.file);
     from = manifest.seq;
     log("info", "store built from its snapshot", { seq: from, graphs, ms: Date.now() - t0 });
   }

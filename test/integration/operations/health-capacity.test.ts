@@ -41,7 +41,9 @@ describe("/health: how full the store and its disk are, and the SPARQL queries r
       Accept: "application/sparql-results+json",
     });
     expect(q.status, q.text).to.equal(200);
-    const n = Number((q.body as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0].n.value);
+    const n = Number(
+      (q.body as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0].n.value,
+    );
     expect(n).to.be.greaterThan(0);
   });
 });

@@ -103,7 +103,9 @@ async function compare(entity: NgsiEntity, urls: string[], contexts: object[]): 
   const d = firstDiff(mine, ref);
   if (d !== undefined) throw new Error(`compaction differs for ${JSON.stringify(entity)}\n${d}`);
   const store = nativeAddon().NativeStore.inMemory();
-  store.apply([{ op: "insert", graph: entity.id, triples: Buffer.from(entityToTriples(entity, ctx), "utf8") }]);
+  store.apply([
+    { op: "insert", graph: entity.id, triples: Buffer.from(entityToTriples(entity, ctx), "utf8") },
+  ]);
   const dumped = store.readGraphs([entity.id])[0] ?? "";
   const d2 = firstDiff(normalise(triplesToEntity(dumped, entity.id, ctx) as unknown as JsonValue), ref);
   if (d2 !== undefined)
