@@ -1,7 +1,13 @@
 import fs from "node:fs";
 import { AppError } from "../../errors";
 import { serializeBoolean, serializeSolutions, solutionsFromJson } from "../../rdf/sparql-results";
-import { nativeAddon, nativeErrorKind, nativeMessage, type NativeStore } from "../native/native-addon";
+import {
+  nativeAddon,
+  nativeErrorKind,
+  nativeMessage,
+  type NativeQueryCancel,
+  type NativeStore,
+} from "../native/native-addon";
 import { tenantFolders } from "../native/tenant-folders";
 import type { SparqlAnswer, SparqlQuery } from "./sparql-query";
 
@@ -36,15 +42,40 @@ export class NativeSparql {
 
   constructor(private readonly opts: NativeSparqlOptions) {}
 
-  /** Runs a query; resolves with the serialized answer, or rejects with an AppError (400, 503). */
+  /**
+   * Runs a query; resolves with the serialized answer, or rejects with an AppError (400, 503). At the
+   * timeout the client is answered at once; the query's thread stops at its next check of the token and
+   * keeps its turn until then, so stopped queries never pile up on the cores.
+   */
   async query(q: SparqlQuery): Promise<SparqlAnswer> {
     if (this.closed) throw new AppError("ServiceUnavailable", "The SPARQL service is closing");
     await this.turn();
+    const { QueryCancel } = nativeAddon();
+    const cancel = new QueryCancel();
+    const answer = this.run(q, cancel);
+    void answer
+      .catch(() => undefined)
+      .then(() => {
+        this.running--;
+        this.waiting.shift()?.();
+      });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        cancel.cancel();
+        reject(
+          new AppError(
+            "ServiceUnavailable",
+            `The SPARQL query ran past the ${this.opts.timeoutMs} ms limit and was stopped`,
+            { timeoutMs: this.opts.timeoutMs },
+          ),
+        );
+      }, this.opts.timeoutMs);
+    });
     try {
-      return await this.run(q);
+      return await Promise.race([answer, timeout]);
     } finally {
-      this.running--;
-      this.waiting.shift()?.();
+      clearTimeout(timer);
     }
   }
 
@@ -81,10 +112,7 @@ export class NativeSparql {
     );
   }
 
-  private async run(q: SparqlQuery): Promise<SparqlAnswer> {
-    const { QueryCancel } = nativeAddon();
-    const cancel = new QueryCancel();
-    const timer = setTimeout(() => cancel.cancel(), this.opts.timeoutMs);
+  private async run(q: SparqlQuery, cancel: NativeQueryCancel): Promise<SparqlAnswer> {
     // ASK answers and formula-escaped CSV are written here from the JSON answer; the rest by the engine
     const here = q.form === "ASK" || q.format === "csv-escaped";
     try {
@@ -102,17 +130,9 @@ export class NativeSparql {
       return { ...answer, body: serializeSolutions(q.format, vars, rows) };
     } catch (e) {
       const kind = nativeErrorKind(e);
-      if (kind === "Cancelled") {
-        throw new AppError(
-          "ServiceUnavailable",
-          `The SPARQL query ran past the ${this.opts.timeoutMs} ms limit and was stopped`,
-          { timeoutMs: this.opts.timeoutMs },
-        );
-      }
+      if (kind === "Cancelled") throw new AppError("ServiceUnavailable", "The SPARQL query was stopped");
       if (kind === "Refused") throw new AppError("BadRequestData", nativeMessage(e));
       throw e;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
