@@ -37,3 +37,25 @@ export function routeTemplateOf(ctx: Context): string {
   const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
   return typeof route === "string" ? route : "unmatched";
 }
+
+/** The methods of RFC 9110 and PATCH (RFC 5789): the ones metrics and traces name as they are. */
+const KNOWN_METHODS: ReadonlySet<string> = new Set([
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "OPTIONS",
+  "TRACE",
+  "CONNECT",
+]);
+
+/**
+ * The method of a request as metrics and traces name it: a known method as it is, any other one (WebDAV's
+ * PROPFIND, PURGE, ...) as `_OTHER`, as OpenTelemetry's HTTP conventions do, so that a client cannot add a
+ * series per method it invents.
+ */
+export function methodLabelOf(ctx: Context): string {
+  return KNOWN_METHODS.has(ctx.method) ? ctx.method : "_OTHER";
+}
