@@ -58,6 +58,7 @@ function queryText(v: unknown, name: string): string | undefined {
  *   `application/octet-stream` attachment, streamed while writes go on.
  * - `GET /v1/admin/export?tenant=&format=nquads|trig&history=false|true` -> 200, the tenant's graph
  *   (default tenant when `tenant` is absent), gzip-compressed, streamed.
+ * Both carry secrets or a tenant's whole data: `Cache-Control: no-store`, so no cache keeps a copy.
  */
 export function registerBackupRoutes(router: Router, deps: BackupRouteDeps): void {
   router.post("/v1/admin/backups", async (ctx) => {
@@ -65,6 +66,7 @@ export function registerBackupRoutes(router: Router, deps: BackupRouteDeps): voi
     body.on("error", (e) => deps.failed("backup", e));
     ctx.status = 200;
     ctx.set("Content-Type", "application/octet-stream");
+    ctx.set("Cache-Control", "no-store");
     ctx.set("Content-Disposition", `attachment; filename="citygraph-backup-${stamp()}.tar"`);
     ctx.body = body;
   });
@@ -91,6 +93,7 @@ export function registerBackupRoutes(router: Router, deps: BackupRouteDeps): voi
     const ext = format === "nquads" ? "nq" : "trig";
     ctx.status = 200;
     ctx.set("Content-Type", "application/gzip");
+    ctx.set("Cache-Control", "no-store");
     ctx.set(
       "Content-Disposition",
       `attachment; filename="citygraph-${tenant === "" ? "default" : "tenant"}-${stamp()}.${ext}.gz"`,
