@@ -1,5 +1,6 @@
 import type { Context } from "koa";
 import type { Principal } from "../../auth/principal";
+import { AppError } from "../../errors";
 
 export type { Principal } from "../../auth/principal";
 
@@ -30,6 +31,14 @@ export interface RequestContext {
 /** The request context of a Koa request, made by the request-id middleware. */
 export function requestOf(ctx: Context): RequestContext {
   return (ctx.state as { request: RequestContext }).request;
+}
+
+/** The principal of a request on a protected path; 401 if no credential was checked (an open path). */
+export function principalOf(ctx: Context): Principal {
+  const p = requestOf(ctx).principal;
+  // the auth gate sets one on every protected path (the anonymous admin when AUTH=off)
+  if (!p) throw new AppError("Unauthorized", "No credential was checked for this request");
+  return p;
 }
 
 /** The route template that served the request (the router's pattern, e.g. `/ngsi-ld/v1/entities/:entityId`), or "unmatched". */
