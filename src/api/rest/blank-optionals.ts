@@ -13,11 +13,19 @@ function objectSchemaOf(schema: JsonSchema | undefined): JsonSchema | undefined 
   return alternatives?.find((a) => isObject(a.properties));
 }
 
+/** True when `schema` takes text: a string, or an alternative that is one. */
+function takesText(schema: JsonSchema | undefined): boolean {
+  if (!schema) return false;
+  const type = schema.type;
+  if (type === "string" || (Array.isArray(type) && type.includes("string"))) return true;
+  return ((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined)?.some(takesText) ?? false;
+}
+
 /**
  * `value` without the blank text (empty, or spaces only) of the optional properties that `schema`
- * declares, at any depth of nested objects: what a form sends for a field left empty is that field
- * absent (docs/rest.md "Blank optional fields"). A required property keeps its blank value, for the
- * schema to refuse it by name. `value` itself is not changed; a copy is made where something is dropped.
+ * declares as text, at any depth of nested objects: what a form sends for a field left empty is that
+ * field absent (docs/rest.md "Blank optional fields"). A required property, or one that takes no text (a
+ * list of images), keeps its blank value, for the schema to refuse it by name. `value` itself is not changed; a copy is made where something is dropped.
  */
 export function withoutBlankOptionals(schema: JsonSchema | undefined, value: unknown): unknown {
   const s = objectSchemaOf(schema);
@@ -27,7 +35,8 @@ export function withoutBlankOptionals(schema: JsonSchema | undefined, value: unk
   let out: Json | undefined;
   for (const [k, v] of Object.entries(value)) {
     if (!(k in props)) continue;
-    const next = isBlank(v) && !required.has(k) ? undefined : withoutBlankOptionals(props[k], v);
+    const absent = isBlank(v) && !required.has(k) && takesText(props[k]);
+    const next = absent ? undefined : withoutBlankOptionals(props[k], v);
     if (next === v) continue;
     out ??= { ...value };
     if (next === undefined) delete out[k];

@@ -83,10 +83,12 @@ describe("api/rest: blank optional text", () => {
     expect(withTitle({ title: "ok", note: " " })).to.deep.equal({ title: "ok" });
   });
 
-  it("stays a fault where the field is required, and the input given is not changed", () => {
+  it("stays a fault where the field is required or takes no text, and the input given is not changed", () => {
     const given = { title: "", note: "" };
     expect(refusal(() => withTitle(given)).details.parameter).to.equal("title");
     expect(given).to.deep.equal({ title: "", note: "" });
+    expect(refusal(() => json({ point: { lat: 1, lon: 1 }, tags: "" })).details.parameter).to.equal("tags");
+    expect(refusal(() => json({ point: { lat: 1, lon: 1 }, n: " " })).details.parameter).to.equal("n");
   });
 
   it("a fault inside an object alternative is named by its path and rule", () => {
