@@ -6,6 +6,7 @@ import { AlertSubscriptions } from "../domain/alerts/alert-subscriptions";
 import { CityPlaces } from "../domain/city-places";
 import { GraphAccess } from "../domain/graph-access";
 import { PersonalData } from "../domain/personal-data";
+import { personalDataGuard } from "../domain/personal-data-guard";
 import { movePersonalDataApart } from "../domain/personal-data-move";
 import type { TrafficDomain } from "../domain/traffic";
 import { MediaStore } from "../domain/reports/report-images";
@@ -102,16 +103,19 @@ export async function startReports({
     maxLimit: config.query.maxLimit,
     personal,
   });
+  // every write path keeps personal data apart from now on; what the graph or the history held before moves
+  const guard = personalDataGuard(personal, graph.ctx);
+  core.repo.setWriteGuard(guard);
+  temporal.setWriteGuard(guard);
   const moved = await movePersonalDataApart(
     {
       idsOfType: (iri) =>
         [...core.index.entries("")].filter(([, types]) => types.includes(iri)).map(([id]) => id),
-      read: (id) => graph.read(id),
-      drop: async (id, name) => {
-        await core.attributes.deleteAttribute("", id, name, { deleteAll: true }, graph.ctx);
-        const iri = graph.ctx.expandTerm(name);
-        await temporal.deleteAttribute("", id, iri, undefined, true).catch(() => undefined);
-      },
+      read: async (id) => (await core.views.read("", [id], graph.ctx))[0],
+      drop: (id, name) => core.attributes.deleteAttribute("", id, name, { deleteAll: true }, graph.ctx),
+      inHistory: (id, name) => !!temporal.index.entity("", id)?.attrs.has(graph.ctx.expandTerm(name)),
+      dropHistory: (id, name) =>
+        temporal.deleteAttribute("", id, graph.ctx.expandTerm(name), undefined, true),
     },
     personal,
     graph.ctx,

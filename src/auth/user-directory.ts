@@ -89,6 +89,11 @@ export class UserDirectory {
     return u;
   }
 
+  /** The API key record with id `id`, if issued and not revoked. */
+  apiKey(id: string): ApiKeyRecord | undefined {
+    return this.keys.get(id);
+  }
+
   /** The API key record of `key`, if issued and not revoked. */
   apiKeyOf(key: string): ApiKeyRecord | undefined {
     return this.keysByHash.get(sha256(key));

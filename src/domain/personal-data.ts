@@ -77,6 +77,11 @@ export class PersonalData {
     this.byEntity.set(id, attrs);
   }
 
+  /** Adds personal attributes to those kept for an entity, replacing any of the same name; resolves once durable. */
+  async add(id: string, attrs: Record<string, unknown>): Promise<void> {
+    await this.keep(id, { ...this.byEntity.get(id), ...attrs });
+  }
+
   /** The entity with its personal attributes put back, for the domain's own reads. */
   withPersonal(e: Entity): Entity {
     const attrs = this.byEntity.get(e.id);

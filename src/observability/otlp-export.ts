@@ -1,4 +1,5 @@
 import type { Logger } from "../log/logger";
+import { redactUrl } from "../log/redact-url";
 import type { FinishedSpan, SpanSink } from "./span-sink";
 
 /**
@@ -26,7 +27,8 @@ export async function otlpExport(endpoint: string, log: Logger): Promise<SpanSin
     ],
   });
   const tracer = provider.getTracer("citygraph");
-  log.info("trace export on", { endpoint });
+  // the endpoint may carry the collector's credentials as userinfo: they stay out of the log
+  log.info("trace export on", { endpoint: redactUrl(endpoint) });
   return {
     record(s: FinishedSpan) {
       next.traceId = s.traceId;

@@ -1,7 +1,10 @@
 import { Readable, pipeline } from "node:stream";
 import { createGzip } from "node:zlib";
 import type Router from "@koa/router";
+import { checkAllTenants } from "../../auth/tenant-scope";
 import { AppError } from "../../errors";
+import { principalOf, requestOf } from "../http/request-context";
+import { admitTenant } from "../http/tenant";
 
 /** The formats of a graph export. */
 export const EXPORT_FORMATS = ["nquads", "trig"] as const;
@@ -53,23 +56,30 @@ function queryText(v: unknown, name: string): string | undefined {
 
 /**
  * Backup and export for operators (docs/operations.md "Backup and restore", "Export and import"); the
- * auth gate lets only admins reach `/v1/admin`.
+ * auth gate lets only admins reach `/v1/admin`, and the tenant rule holds (docs/auth.md "Tenants").
  * - `POST /v1/admin/backups` -> 200, the backup archive of the whole DATA_DIR as an
- *   `application/octet-stream` attachment, streamed while writes go on.
+ *   `application/octet-stream` attachment, streamed while writes go on; 403 for an admin limited to
+ *   some tenants, since the archive holds every tenant, its users and signing keys.
  * - `GET /v1/admin/export?tenant=&format=nquads|trig&history=false|true` -> 200, the tenant's graph
- *   (default tenant when `tenant` is absent), gzip-compressed, streamed.
+ *   (default tenant when `tenant` is absent), gzip-compressed, streamed; 403 for a tenant outside the
+ *   caller's list.
+ * Both carry secrets or a tenant's whole data: `Cache-Control: no-store`, so no cache keeps a copy.
  */
 export function registerBackupRoutes(router: Router, deps: BackupRouteDeps): void {
   router.post("/v1/admin/backups", async (ctx) => {
+    checkAllTenants(principalOf(ctx), "A backup");
     const body = await startedStream(deps.backup());
     body.on("error", (e) => deps.failed("backup", e));
     ctx.status = 200;
     ctx.set("Content-Type", "application/octet-stream");
+    ctx.set("Cache-Control", "no-store");
     ctx.set("Content-Disposition", `attachment; filename="citygraph-backup-${stamp()}.tar"`);
     ctx.body = body;
   });
   router.get("/v1/admin/export", async (ctx) => {
     const tenant = queryText(ctx.query.tenant, "tenant") ?? "";
+    // the tenant is named by a parameter here, not by NGSILD-Tenant: the same rule holds for it
+    admitTenant(principalOf(ctx), requestOf(ctx).face, tenant);
     const format = queryText(ctx.query.format, "format") ?? "nquads";
     if (!(EXPORT_FORMATS as readonly string[]).includes(format))
       throw new AppError("BadRequestData", `format must be one of ${EXPORT_FORMATS.join(", ")}`, {
@@ -91,6 +101,7 @@ export function registerBackupRoutes(router: Router, deps: BackupRouteDeps): voi
     const ext = format === "nquads" ? "nq" : "trig";
     ctx.status = 200;
     ctx.set("Content-Type", "application/gzip");
+    ctx.set("Cache-Control", "no-store");
     ctx.set(
       "Content-Disposition",
       `attachment; filename="citygraph-${tenant === "" ? "default" : "tenant"}-${stamp()}.${ext}.gz"`,

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type Router from "@koa/router";
 import { checkPermission } from "../../auth/permissions";
+import { checkAllTenants } from "../../auth/tenant-scope";
 import { AppError } from "../../errors";
 import { bearerOf } from "./credentials";
 import { requestOf } from "./request-context";
@@ -15,7 +16,8 @@ const digest = (s: string) => createHash("sha256").update(s).digest();
 
 /**
  * GET /metrics (docs/operations.md "Metrics"): the Prometheus text format, for an admin's credential or
- * `Authorization: Bearer <METRICS_TOKEN>`; 401 without a good credential, 403 for any other role. With
+ * `Authorization: Bearer <METRICS_TOKEN>`; 401 without a good credential, 403 for any other role and for an
+ * admin limited to some tenants (the figures count every tenant). With
  * AUTH=off every caller is the admin. The path is outside the protected prefixes: the auth gate only learns
  * who asks, and this route decides.
  */
@@ -27,6 +29,7 @@ export function registerMetricsRoute(router: Router, metrics: MetricsText, token
       if (!principal)
         throw new AppError("Unauthorized", "/metrics needs an admin's token or the metrics token");
       checkPermission(principal, "admin");
+      checkAllTenants(principal, "/metrics");
     }
     ctx.set("Content-Type", metrics.contentType);
     ctx.set("Cache-Control", "no-store");

@@ -1,13 +1,17 @@
 import type Router from "@koa/router";
+import { mayUseTenant } from "../../auth/principal";
+import { servesAllTenants } from "../../auth/tenant-scope";
 import type { NotificationQueue } from "../../jobs/notification-job";
 import { ownerScope } from "./ownership";
+import { principalOf } from "./request-context";
 import { tenantOf } from "./tenant";
 
 /**
  * GET /notifications/queue: the counts of the notification queue
  * (waiting, active, delayed, dead) and the newest dead jobs, i.e. notifications that ran out of attempts,
- * with their last error. `?limit=` (default 20, at most 1000) bounds the list. An admin sees the whole
- * queue; anyone else sees, without the counts, the dead jobs of the tenant of `NGSILD-Tenant` whose
+ * with their last error. `?limit=` (default 20, at most 1000) bounds the list. An admin of every tenant sees
+ * the whole queue; an admin limited to some tenants, without the counts (they span every tenant), the dead
+ * jobs of its tenants; anyone else, without the counts, the dead jobs of the tenant of `NGSILD-Tenant` whose
  * subscription it owns (`ownerOf`: the owner of a live subscription, undefined for none or a removed one).
  */
 export function registerNotificationRoutes(
@@ -19,11 +23,13 @@ export function registerNotificationRoutes(
     const raw = Number(ctx.query.limit ?? 20);
     const limit = Number.isInteger(raw) && raw >= 0 ? Math.min(raw, 1000) : 20;
     const scope = ownerScope(ctx);
-    const all = scope === undefined;
+    const principal = principalOf(ctx);
+    const all = scope === undefined && servesAllTenants(principal);
     const tenant = tenantOf(ctx);
-    const own = (t: string, id: string) => t === tenant && ownerOf(t, id) === scope;
+    const shown = (t: string, id: string) =>
+      scope === undefined ? mayUseTenant(principal, t) : t === tenant && ownerOf(t, id) === scope;
     const dead = (await queue.dead(all ? limit : 1000)).filter(
-      (d) => all || own(d.job.tenant, d.job.subscriptionId),
+      (d) => all || shown(d.job.tenant, d.job.subscriptionId),
     );
     ctx.body = {
       durable: queue.durable,

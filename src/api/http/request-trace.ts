@@ -9,7 +9,7 @@ import {
   runInTrace,
   type TraceContext,
 } from "../../observability/trace-context";
-import { requestOf, routeTemplateOf } from "./request-context";
+import { methodLabelOf, requestOf, routeTemplateOf } from "./request-context";
 
 /**
  * The W3C trace context of every face (docs/operations.md "Traces"): a request's `traceparent` makes it a
@@ -29,13 +29,15 @@ export function requestTrace(sink?: SpanSink) {
         await next();
       } finally {
         const route = routeTemplateOf(ctx);
+        const method = methodLabelOf(ctx);
         sink?.record({
           ...trace,
-          name: `${ctx.method} ${route}`,
+          name: `${method} ${route}`,
           startMs,
           endMs: Date.now(),
           attributes: {
-            "http.request.method": ctx.method,
+            "http.request.method": method,
+            ...(method === ctx.method ? {} : { "http.request.method_original": ctx.method }),
             "http.route": route,
             "http.response.status_code": ctx.status,
             "citygraph.face": requestOf(ctx).face,

@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject } from "ajv";
 import { AppError } from "../../errors";
+import { withoutBlankOptionals } from "./blank-optionals";
 import type { JsonSchema, Schema } from "./json-schema";
 
 /** Where an input came from, for the messages: the query string, a JSON body or a form's fields. */
@@ -30,12 +31,14 @@ export function requestAjv(coerce: boolean): Ajv {
 
 /**
  * The check of one input against `schema`: the input, now of the schema's type, or the 400 of its first
- * fault. `part` names where the input came from in the messages.
+ * fault. `part` names where the input came from in the messages. Blank optional text counts as absent
+ * (blank-optionals.ts).
  */
 export function checker<T>(ajv: Ajv, schema: Schema<T>, part: InputPart): (data: unknown) => T {
   const plain: JsonSchema = schema;
   const valid = ajv.compile<T>(plain);
-  return (data) => {
+  return (input) => {
+    const data = withoutBlankOptionals(plain, input);
     if (valid(data)) return data;
     throw validationError(valid.errors ?? [], part);
   };
@@ -70,8 +73,7 @@ export function validationError(
   part: InputPart,
   raw?: Record<string, unknown>,
 ): AppError {
-  // a value matching none of several shapes: the alternatives' own faults would mislead
-  const e = errors.find((x) => x.keyword === "anyOf" || x.keyword === "oneOf") ?? errors[0];
+  const e = faultOf(errors);
   if (!e) return new AppError("BadRequestData", `Invalid ${part}`);
   if (e.keyword === "required") {
     const p = dotted(e.instancePath, (e.params as { missingProperty: string }).missingProperty);
@@ -98,6 +100,20 @@ export function validationError(
     value: shown(value),
     expected: extra === undefined ? describe(schema) : "no such property",
   });
+}
+
+/**
+ * The fault to report. For a value matching none of several shapes (`reporter`: a name, or an object),
+ * the fault within the shape the value has: a field of an object (`reporter.name` too long), or a rule of
+ * the text (too long), not that it is of neither shape; that only when nothing closer is known.
+ */
+function faultOf(errors: ErrorObject[]): ErrorObject | undefined {
+  const alt = errors.find((x) => x.keyword === "anyOf" || x.keyword === "oneOf");
+  if (!alt) return errors[0];
+  const within = (x: ErrorObject) =>
+    x.instancePath.startsWith(`${alt.instancePath}/`) ||
+    (x.instancePath === alt.instancePath && x !== alt && x.keyword !== "type" && x.keyword !== alt.keyword);
+  return errors.find(within) ?? alt;
 }
 
 /** A short human description of what a schema accepts. */

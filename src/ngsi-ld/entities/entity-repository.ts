@@ -4,7 +4,8 @@ import type { CommitHooks, PipelineCommitter } from "../../events/commit-pipelin
 import type { GraphStore, GraphWrite } from "../../store/graph-store";
 import type { EntityIndex } from "../../store/indexes/entity-index";
 import type { GraphCache } from "../../store/indexes/graph-cache";
-import type { Entity } from "../model/entity";
+import { typesOf, type Entity } from "../model/entity";
+import type { WriteGuard } from "../model/write-guard";
 import type { EntityCodec } from "./entity-codec";
 import { KeyedLock } from "./keyed-lock";
 
@@ -16,6 +17,7 @@ import { KeyedLock } from "./keyed-lock";
 export class EntityRepository implements PipelineCommitter {
   readonly locks = new KeyedLock();
   private hooks?: CommitHooks;
+  private guard?: WriteGuard;
 
   constructor(
     private readonly store: GraphStore,
@@ -32,6 +34,11 @@ export class EntityRepository implements PipelineCommitter {
    */
   setCommitHooks(hooks: CommitHooks): void {
     this.hooks = hooks;
+  }
+
+  /** Runs every saved entity through `guard` first (what it takes out never reaches the graph). */
+  setWriteGuard(guard: WriteGuard): void {
+    this.guard = guard;
   }
 
   /** True if the entity exists (index lookup, no store round trip). */
@@ -80,6 +87,18 @@ export class EntityRepository implements PipelineCommitter {
   ): Promise<void> {
     const writes: GraphWrite[] = [];
     const after = new Map<string, Entity | null>();
+    const guard = this.guard;
+    if (guard)
+      save = await Promise.all(
+        save.map((e) =>
+          guard.apart(
+            tenant,
+            e,
+            typesOf(e).map((t) => ctx.expandTerm(t)),
+            ctx,
+          ),
+        ),
+      );
     for (const e of save) {
       writes.push({ graph: e.id, triples: this.codec.toTriples(e, ctx) });
       after.set(e.id, e);

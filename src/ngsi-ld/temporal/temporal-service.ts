@@ -11,6 +11,7 @@ import { HistoryLog } from "../../store/history/history-log";
 import { attributeNames, datasetIdOf, instancesOf, typesOf, type Entity } from "../model/entity";
 import { deletedValueOf, valueMemberOf } from "../model/attribute-kinds";
 import type { AttributeInstance } from "../model/normalize-attribute";
+import type { WriteGuard } from "../model/write-guard";
 import type { HistoryRecord, RowTuple } from "./history-record";
 import { instanceNumber, instanceToTuple, rowToInstance } from "./instance-codec";
 import { RetentionPass, type RetentionWindows } from "./retention-pass";
@@ -70,6 +71,7 @@ export class TemporalService {
   /** Epoch ms of the latest history write that is not the sealer's own bookkeeping. */
   private lastWriteAt = 0;
   private readonly changeListeners: ((changed?: HistoryChange) => void)[] = [];
+  private guard?: WriteGuard;
 
   private constructor(
     readonly index: TemporalIndex,
@@ -316,8 +318,15 @@ export class TemporalService {
     return true;
   }
 
+  /** Runs every write of the temporal API through `guard` first (what it takes out is never recorded). */
+  setWriteGuard(guard: WriteGuard): void {
+    this.guard = guard;
+  }
+
   /** §5.6.11: creates the temporal entity, or adds the instances to an existing one. True if created. */
-  async upsert(tenant: string, e: Entity, ctx: CompiledContext): Promise<boolean> {
+  async upsert(tenant: string, given: Entity, ctx: CompiledContext): Promise<boolean> {
+    const types = typesOf(given).map((t) => ctx.expandTerm(t));
+    const e = this.guard ? await this.guard.apart(tenant, given, types, ctx) : given;
     const created = !this.index.entity(tenant, e.id);
     const now = Date.now();
     if (!created) await this.dropSameObservedAt(tenant, e, ctx);
@@ -326,8 +335,9 @@ export class TemporalService {
   }
 
   /** §5.6.12: appends attribute instances to an existing temporal entity (404 otherwise). */
-  async append(tenant: string, id: string, fragment: Entity, ctx: CompiledContext): Promise<void> {
-    this.mustExist(tenant, id);
+  async append(tenant: string, id: string, given: Entity, ctx: CompiledContext): Promise<void> {
+    const types = this.mustExist(tenant, id).types;
+    const fragment = this.guard ? await this.guard.apart(tenant, { ...given, id }, types, ctx) : given;
     const now = Date.now();
     await this.dropSameObservedAt(tenant, { ...fragment, id }, ctx);
     await this.write({

@@ -265,6 +265,9 @@ describe("backup and restore while 8 writers run", function () {
     const r = await fetch(`${app.url}/v1/admin/backups`, { method: "POST", headers: bearer(admin) });
     expect(r.status).to.equal(200);
     expect(r.headers.get("content-type")).to.equal("application/octet-stream");
+    expect(r.headers.get("cache-control"), "signing keys and password hashes stay out of caches").to.equal(
+      "no-store",
+    );
     expect(r.headers.get("content-disposition")).to.match(
       /^attachment; filename="citygraph-backup-\d{8}T\d{6}Z\.tar"$/,
     );

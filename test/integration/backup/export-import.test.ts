@@ -88,10 +88,11 @@ describe("export a tenant's graph and import it into an empty store", function (
     });
   }
 
-  it("streams GET /v1/admin/export as gzip, and answers 400 / 404 for a bad format or an empty tenant", async () => {
+  it("streams GET /v1/admin/export as gzip, not to be stored, and answers 400 / 404 for a bad format or an empty tenant", async () => {
     const r = await fetch(`${app.url}/v1/admin/export?format=trig`);
     expect(r.status).to.equal(200);
     expect(r.headers.get("content-type")).to.equal("application/gzip");
+    expect(r.headers.get("cache-control"), "a tenant's whole graph stays out of caches").to.equal("no-store");
     expect(r.headers.get("content-disposition")).to.match(
       /^attachment; filename="citygraph-default-\d{8}T\d{6}Z\.trig\.gz"$/,
     );

@@ -74,6 +74,22 @@ describe("GET /metrics", function () {
       expect(sample(r.text, "nodejs_eventloop_lag_seconds")).to.be.at.least(0);
     });
 
+    it("counts methods outside HTTP's own as _OTHER, so a client cannot add series by inventing methods", async () => {
+      const odd = ["PROPFIND", "MKCOL", "PURGE", "LOCK", "SEARCH"];
+      for (const method of odd) await http(app.url, method, "/ngsi-ld/v1/entities");
+      const r = await http(app.url, "GET", "/metrics");
+      const other = sample(r.text, "citygraph_http_request_duration_seconds_count", {
+        route: "/ngsi-ld/v1/entities",
+        method: "_OTHER",
+      });
+      const unmatched = sample(r.text, "citygraph_http_request_duration_seconds_count", {
+        route: "unmatched",
+        method: "_OTHER",
+      });
+      expect((other ?? 0) + (unmatched ?? 0), r.text).to.equal(odd.length);
+      for (const method of odd) expect(r.text).not.to.include(`method="${method}"`);
+    });
+
     it("reports SPARQL queries by outcome", async () => {
       const q = await http(app.url, "POST", "/sparql", "SELECT * WHERE { ?s ?p ?o } LIMIT 1", {
         "Content-Type": "application/sparql-query",

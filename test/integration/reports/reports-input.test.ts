@@ -215,4 +215,69 @@ describe("citizen reports, reviews and alert subscriptions: each face's declared
       expect(r.status === 400, `${p} ${JSON.stringify(body)}: ${r.text}`).to.equal(!documented);
     }
   });
+
+  it("JSON and GraphQL: blank optional fields are absent; a nested fault is named by its path", async () => {
+    const before = await stored();
+    // apart in place and kind, so that none is taken for a duplicate of another
+    const blankA = await apiA.call("POST", "/v1/citizen-reports", {
+      ...REPORT,
+      category: "flooding",
+      location: { lat: 10.8, lon: 106.65 },
+      title: " ",
+      reporter: { name: "", phone: "", email: "" },
+    });
+    expect(blankA.status, JSON.stringify(blankA.body)).to.equal(201);
+    const blankB = await apiB.call("POST", "/api/v1/citizen-reports", {
+      ...REPORT,
+      category: "illegal_parking",
+      location: { lat: 10.75, lon: 106.72 },
+      reporter: { name: "", contact: "" },
+    });
+    expect(blankB.status, JSON.stringify(blankB.body)).to.equal(201);
+    const accident = await apiA.call("POST", "/v1/accidents/report", {
+      ...REPORT,
+      location: { lat: 10.85, lon: 106.77 },
+      reporter: "",
+    });
+    expect(accident.status, JSON.stringify(accident.body)).to.equal(201);
+    const gql = await fetch(`${app.url}/graphql`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        query: `mutation { submitCitizenReport(input: {category: ROAD_DAMAGE, location: {lat: 10.78, lon: 106.7},
+          description: "A deep pothole in the left lane", reporter: {name: "", phone: ""}}) { id } }`,
+      }),
+    });
+    const g = (await gql.json()) as Obj;
+    expect(g.errors, JSON.stringify(g)).to.equal(undefined);
+    expect(await stored()).to.equal(before + 4);
+    const ids = [blankA, blankB, accident].map((r) => (r.body as Obj).id as string);
+    let queue: Obj[] = [];
+    // verification runs after the answer; the queue lists a report once it is scored
+    for (let i = 0; i < 100 && !ids.every((id) => queue.some((x) => x.report_id === id)); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      queue = ((await apiA.call("GET", "/v1/reviews")).body as Obj).reviews as Obj[];
+    }
+    for (const r of [blankA, blankB, accident]) {
+      const item = queue.find((x) => x.report_id === (r.body as Obj).id);
+      expect(item, "a blank report waits for review").to.not.equal(undefined);
+      expect(item!.reporter, "blank contacts are none: an anonymous reporter").to.deep.equal({
+        is_anonymous: true,
+      });
+      expect(item!.title).to.equal(null);
+    }
+    const long = error(
+      await apiA.call("POST", "/v1/citizen-reports", {
+        ...REPORT,
+        reporter: { name: "n".repeat(101), phone: "" },
+      }),
+    );
+    expect(long.message).to.equal("Invalid value of reporter.name: must NOT have more than 100 characters");
+    expect(long.details).to.include({ parameter: "reporter.name", value: "n".repeat(101) });
+    const flag = error(
+      await apiB.call("POST", "/api/v1/citizen-reports", { ...REPORT, reporter: { is_anonymous: "yes" } }),
+    );
+    expect(flag.details).to.include({ parameter: "reporter.is_anonymous", value: "yes" });
+    expect(await stored()).to.equal(before + 4);
+  });
 });

@@ -65,3 +65,37 @@ describe("api/rest: request validation", () => {
     expect(big.details.value).to.equal("(an array of 3 items)");
   });
 });
+
+describe("api/rest: blank optional text", () => {
+  const json = checker(requestAjv(false), BODY, "body");
+  const withTitle = checker(
+    requestAjv(false),
+    input({ title: text(1, 5), note: text(1, 5) }, ["title"]),
+    "body",
+  );
+
+  it("is absent, at any depth, in either shape of an anyOf", () => {
+    expect(json({ point: { lat: 1, lon: 1 }, name: "" })).to.deep.equal({ point: { lat: 1, lon: 1 } });
+    expect(json({ point: { lat: 1, lon: 1 }, name: { first: "  " } })).to.deep.equal({
+      point: { lat: 1, lon: 1 },
+      name: {},
+    });
+    expect(withTitle({ title: "ok", note: " " })).to.deep.equal({ title: "ok" });
+  });
+
+  it("stays a fault where the field is required or takes no text, and the input given is not changed", () => {
+    const given = { title: "", note: "" };
+    expect(refusal(() => withTitle(given)).details.parameter).to.equal("title");
+    expect(given).to.deep.equal({ title: "", note: "" });
+    expect(refusal(() => json({ point: { lat: 1, lon: 1 }, tags: "" })).details.parameter).to.equal("tags");
+    expect(refusal(() => json({ point: { lat: 1, lon: 1 }, n: " " })).details.parameter).to.equal("n");
+  });
+
+  it("a fault inside an object alternative is named by its path and rule", () => {
+    const e = refusal(() => json({ point: { lat: 1, lon: 1 }, name: { first: 5 } }));
+    expect(e.message).to.equal("Invalid value of name.first: must be string");
+    expect(e.details).to.deep.include({ parameter: "name.first", value: 5 });
+    const long = refusal(() => json({ point: { lat: 1, lon: 1 }, name: "toolong" }));
+    expect(long.message).to.equal("Invalid value of name: must NOT have more than 5 characters");
+  });
+});
