@@ -16,6 +16,8 @@ export interface LdesRouteOptions {
   cacheBytes: number;
   /** The origin (and path prefix) the stream's IRIs start with: the configured public URL, never `Host`. */
   origin: () => string;
+  /** Whether a request needs a credential: its answers are then `private`, for the caller's cache only. */
+  credentialed: boolean;
   now?: () => number;
 }
 
@@ -24,7 +26,7 @@ export interface LdesRouteOptions {
  * tenant in `NGSILD-Tenant`: `/ldes` the event stream, `/ldes/view` its view's root node,
  * `/ldes/pages/{start}` a time page and `/ldes/pages/{start}/{n}` its n-th part. Turtle, N-Triples or
  * JSON-LD by `Accept`; strong ETags and `If-None-Match`; closed pages `immutable`, the rest cached for
- * `openMaxAgeS`.
+ * `openMaxAgeS`; `private` when a credential is needed.
  */
 export function registerLdesRoutes(router: Router, feed: LdesFeed, opts: LdesRouteOptions): void {
   const now = opts.now ?? Date.now;
@@ -32,8 +34,11 @@ export function registerLdesRoutes(router: Router, feed: LdesFeed, opts: LdesRou
   // a page being rendered: the requests that want it meanwhile wait for the same render
   const rendering = new Map<string, Promise<{ page: LdesPage; body: LdesBody } | undefined>>();
   feed.onEdit(() => closedPages.clear());
-  const immutable = "public, max-age=31536000, immutable";
-  const shortLived = `public, max-age=${opts.openMaxAgeS}`;
+  const scope = opts.credentialed ? "private" : "public";
+  const immutable = `${scope}, max-age=31536000, immutable`;
+  const shortLived = `${scope}, max-age=${opts.openMaxAgeS}`;
+  // the answer differs by these request headers; with credentials, also by who asks
+  const vary = `Accept, Accept-Encoding, NGSILD-Tenant${opts.credentialed ? ", Authorization, X-API-Key" : ""}`;
 
   // Pages are large and repetitive N-Triples, which gzip makes much smaller (docs/ldes.md); the gzip form
   // is its own representation, with its own strong ETag (RFC 9110 §8.8.3).
@@ -41,7 +46,7 @@ export function registerLdesRoutes(router: Router, feed: LdesFeed, opts: LdesRou
     const gzip = ctx.acceptsEncodings("gzip", "identity") === "gzip";
     ctx.status = 200;
     ctx.set("Cache-Control", cacheControl);
-    ctx.set("Vary", "Accept, Accept-Encoding, NGSILD-Tenant");
+    ctx.set("Vary", vary);
     ctx.set("ETag", gzip ? `${b.etag.slice(0, -1)}-gzip"` : b.etag);
     ctx.type = `${b.mediaType}; charset=utf-8`;
     if (ctx.fresh) {

@@ -33,6 +33,7 @@ export function ldesFace(
     openMaxAgeS: config.ldes.ldesMaxAgeS,
     cacheBytes: config.ldes.ldesCacheBytes,
     origin: publicUrl,
+    credentialed: config.auth.enabled,
   });
   return { mount: { name: "ldes", prefixes: ["/ldes"], renderError: renderProblem }, routers: [router] };
 }

@@ -45,7 +45,7 @@ const objects = (text: string, s: string, p: string): string[] =>
     .filter((l) => l.startsWith(`${s} <${p}> `))
     .map((l) => l.slice(`${s} <${p}> `.length, -2).replace(/^<|>$/g, ""));
 
-describe("LDES bounds: pages cut by members, IRIs from PUBLIC_URL", function () {
+describe("LDES bounds: pages cut by members, IRIs from PUBLIC_URL, private when credentialed", function () {
   this.timeout(120_000);
   let app: TestApp;
   let token: string;
@@ -121,5 +121,16 @@ describe("LDES bounds: pages cut by members, IRIs from PUBLIC_URL", function () 
     }
     expect(chained, "a page of the seed is cut into parts").to.be.at.least(1);
     expect((await get(app.url, "/ldes/pages/2020-01-01T00:00:00Z/1", auth)).status).to.equal(400);
+  });
+
+  it("sends credentialed documents private, varying by the credential; open pages short-lived", async () => {
+    const [first] = await firstParts();
+    const closed = await get(app.url, pathOf(first), auth);
+    expect(closed.headers["cache-control"]).to.equal("private, max-age=31536000, immutable");
+    expect(closed.headers.vary).to.match(/\bAuthorization\b/);
+    expect(closed.headers.vary).to.match(/\bX-API-Key\b/);
+    const view = await get(app.url, "/ldes/view", auth);
+    expect(view.headers["cache-control"]).to.equal("private, max-age=5");
+    expect((await get(app.url, pathOf(first), { Accept: "text/turtle" })).status).to.equal(401);
   });
 });
