@@ -4,11 +4,14 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { defaultDashboardDir } from "../../../src/api/dashboard/dashboard-routes";
 import { bearer, login } from "../auth/auth-client";
-import { launchBrowser, type TestBrowser } from "../helpers/browser";
+import { launchBrowser, waitForTrue, type TestBrowser } from "../helpers/browser";
 import { http, startTestApp, type TestApp } from "../helpers/test-app";
 
 const ADMIN = { username: "admin", password: "console-admin-pw-1" };
 const VIEWER = { username: "vera", password: "console-viewer-pw-1" };
+/** A result literal holding markup: shown as text, never parsed as HTML (its onerror would run or be refused). */
+const MARKUP = `<img src="/x-markup" onerror="window.__pwned=1"> & <b>bold</b>`;
+const MARKUP_QUERY = `SELECT ?text WHERE { BIND(${JSON.stringify(MARKUP)} AS ?text) }`;
 
 /** Logs in through the page's form. */
 async function logIn(page: Page, user: { username: string; password: string }): Promise<void> {
@@ -29,7 +32,7 @@ const claimsOf = (authorization: string | undefined): Record<string, unknown> =>
     Buffer.from((authorization ?? "").split(".")[1] ?? "", "base64url").toString() || "{}",
   ) as Record<string, unknown>;
 
-describe("SPARQL console in Chromium: share links without credentials", function () {
+describe("SPARQL console in Chromium: share links without credentials, results as text", function () {
   this.timeout(180_000);
   let app: TestApp;
   let browser: TestBrowser;
@@ -105,5 +108,26 @@ describe("SPARQL console in Chromium: share links without credentials", function
     expect(await recipient.evaluate("location.hash")).to.equal("#sparql");
     expect(await kept(recipient)).not.to.contain(token);
     await recipient.close();
+  });
+
+  it("shows a literal holding markup as text: no element made from it, no request, no CSP refusal", async () => {
+    const page = await browser.newPage({ width: 1366, height: 768 });
+    const fetched: string[] = [];
+    page.on("request", (r) => fetched.push(r.url()));
+    await page.goto(`${app.url}/#sparql?${new URLSearchParams({ query: MARKUP_QUERY }).toString()}`);
+    await logIn(page, VIEWER);
+    const panel = page.locator(".yasgui .tabPanel.active");
+    await page.locator(".yasgui .tabsList a", { hasText: "Shared query" }).waitFor();
+    await panel.locator(".yasqe_queryButton").click();
+    await panel.locator(".yasr_response_chip", { hasText: /1 result/ }).waitFor({ timeout: 30_000 });
+    const cell = panel.locator(".yasr table.dataTable tbody tr td").nth(1);
+    expect(await cell.innerText()).to.contain(MARKUP);
+    expect(await panel.locator(".yasr img, .yasr b").count()).to.equal(0);
+    await page.waitForTimeout(500); // an image made off-screen would be fetched by now
+    expect(fetched.filter((u) => u.includes("x-markup"))).to.deep.equal([]);
+    expect(await page.evaluate("window.__pwned")).to.equal(undefined);
+    await waitForTrue(page, "document.readyState === 'complete'");
+    expect(browser.errors, "console errors (CSP refusals included)").to.deep.equal([]);
+    await page.close();
   });
 });

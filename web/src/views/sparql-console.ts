@@ -16,6 +16,7 @@ const PREFIX_COMPLETER = "citygraph-prefixes";
 export function mountSparqlConsole(host: HTMLElement, prefixes: Record<string, string>): Yasgui {
   registerPrefixCompleter(prefixes);
   keepTokenOutOfSharing();
+  renderCellsAsText();
   const endpoint = new URL("/sparql", location.href).href;
   const yasgui = new Yasgui(host, {
     persistenceId: null,
@@ -92,4 +93,33 @@ function registerPrefixCompleter(prefixes: Record<string, string>): void {
     },
     false,
   );
+}
+
+/** A result cell of YASR's table: a binding, or "" where the variable is unbound. */
+type Cell = { type: string; value: string } | "";
+type Column = { render?: (cell: Cell, kind?: string, ...rest: unknown[]) => unknown };
+
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * YASR's table hands DataTables a value's markup for searching and sorting (DataTables then parses it
+ * as HTML in an element of the page, so a literal `<img onerror>` makes an image and an event handler).
+ * Every form of a cell but its display is now the value as escaped text; the display is YASR's, which
+ * escapes literals and builds the IRIs' links itself.
+ */
+function renderCellsAsText(): void {
+  const table = Yasgui.Yasr.plugins.table as unknown as { prototype: { getColumns(): Column[] } };
+  const columns = table.prototype.getColumns;
+  table.prototype.getColumns = function (this: unknown): Column[] {
+    return columns.call(this).map((c, i) => {
+      const render = c.render;
+      if (i === 0 || !render) return c;
+      return {
+        ...c,
+        render: (cell: Cell, kind?: string, ...rest: unknown[]) =>
+          kind === "display" || cell === "" ? render(cell, kind, ...rest) : escapeHtml(cell.value),
+      };
+    });
+  };
 }
