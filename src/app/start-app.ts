@@ -104,11 +104,13 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const pushAuth = liveAuth(auth, config.live.maxSocketsPerPrincipal);
   const sparql = sparqlFace(config, ops.metrics);
   ops.probes.sparql = sparql.health;
+  // the IRIs the service mints start with PUBLIC_URL, else with the address it listens on (known below)
+  let publicUrl = config.server.publicUrl ?? "";
   const faces = [
     rootFace(storage, subs, federation, ops, config.operations.metricsToken),
     sparql,
     ngsiLdFace({ config, storage, contexts, core, subs, federation }),
-    ldesFace(config, storage, core),
+    ldesFace(config, storage, core, () => publicUrl),
     restAFace(config, traffic, images, reports, routeAccessGate),
     restBFace({ config, traffic, images, core, reports, gate: routeAccessGate }),
     docsFace(),
@@ -135,6 +137,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     securityHeaders: { imageOrigins: tileOrigins(config.dashboard.tilesUrl) },
   });
   const { server, url } = await listen(config, http);
+  publicUrl ||= url;
   const inFlight = countInFlight(server);
   outbound.addOwnPort(Number(new URL(url).port));
   routeUpgrades(server, faces, ops.spans);

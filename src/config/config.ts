@@ -95,6 +95,12 @@ export interface ServerConfig {
    * closed. Env `BODY_READ_TIMEOUT` (`10s`, `500ms`), default 10 s.
    */
   bodyReadTimeoutMs: number;
+  /**
+   * The origin (and path prefix) clients reach the service at, without a trailing slash: the IRIs the
+   * service mints in its documents (the LDES stream and pages) start with it, whatever `Host` a request
+   * names. Env `PUBLIC_URL` (`https://traffic.example.org`); unset = the address the service listens on.
+   */
+  publicUrl?: string;
 }
 
 /** The graph store and its files. */
@@ -160,6 +166,13 @@ export interface LdesConfig {
   ldesPageMs: number;
   /** `max-age` (s) of the stream, the view and the open page. Env `LDES_MAX_AGE`, default 5. */
   ldesMaxAgeS: number;
+  /**
+   * Members in one page; a time page with more is cut into parts linked one to the next. Env
+   * `LDES_PAGE_MEMBERS`, default 250 (docs/ldes.md "Pages").
+   */
+  ldesPageMembers: number;
+  /** Bytes of rendered closed pages kept for the next client (gzip forms included). Env `LDES_CACHE_BYTES`, default 64 MiB. */
+  ldesCacheBytes: number;
 }
 
 /** The temporal history. */
@@ -408,6 +421,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       logLevel: level as LogLevel,
       maxBodyBytes: intVar(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       bodyReadTimeoutMs: durationVar(env, "BODY_READ_TIMEOUT", DEFAULT_BODY_READ_TIMEOUT_MS, 100, 600_000),
+      publicUrl: publicUrlVar(env),
     },
     store: {
       dataDir: path.resolve(env.DATA_DIR?.trim() || "./data"),
@@ -484,6 +498,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ldes: {
       ldesPageMs: durationVar(env, "LDES_PAGE", 3_600_000, 1000, 31 * DAY),
       ldesMaxAgeS: intVar(env, "LDES_MAX_AGE", 5, 0, 86_400),
+      ldesPageMembers: intVar(env, "LDES_PAGE_MEMBERS", 250, 1, 100_000),
+      ldesCacheBytes: intVar(env, "LDES_CACHE_BYTES", 64 * 1024 * 1024, 0, 64 * 1024 ** 3),
     },
     federation: {
       federationTimeoutMs: intVar(env, "FEDERATION_TIMEOUT_MS", 3000, 10, 600_000),
@@ -573,6 +589,17 @@ function denyList(env: NodeJS.ProcessEnv, name: string): string[] {
       throw new ConfigError(`${name} must list IP addresses, CIDR ranges or host names, got "${item}"`);
   }
   return items;
+}
+
+/** `PUBLIC_URL`: an http(s) origin with an optional path, no query or fragment; kept without a trailing slash. */
+function publicUrlVar(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = urlVar(env, "PUBLIC_URL", ["http:", "https:"]);
+  if (!raw) return undefined;
+  const u = new URL(raw);
+  if (u.search || u.hash || u.username || u.password) {
+    throw new ConfigError(`PUBLIC_URL must be an origin with an optional path, got "${raw}"`);
+  }
+  return `${u.origin}${u.pathname}`.replace(/\/+$/, "");
 }
 
 /** `MAP_TILES_URL`: an http(s) Leaflet template naming {z}, {x} and {y}. */

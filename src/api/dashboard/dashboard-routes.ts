@@ -47,7 +47,8 @@ export function registerDashboardRoutes(router: Router, options: DashboardOption
     ? staticFile("index.html", Buffer.from(injectConfig(fs.readFileSync(indexPath, "utf8"), options)))
     : undefined;
 
-  // the SPARQL console (YASGUI, CodeMirror) sets inline styles; scripts stay the service's files only
+  // the SPARQL console (YASGUI) writes style attributes in the markup it builds, which 'style-src self'
+  // refuses (three refusals on running one query): inline styles stay; scripts stay the service's files only
   const pagePolicy = contentSecurityPolicy({
     inlineStyles: true,
     imageOrigins: tileOrigins(options.tilesUrl),

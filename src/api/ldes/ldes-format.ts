@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import { AppError } from "../../errors";
+import { yieldToLoop } from "../../ngsi-ld/ldes/yield-to-loop";
 import { ntriplesToJsonLd } from "../../rdf/ntriples/to-jsonld";
 import { GRAPH_FORMATS, negotiateAmong, type ResultFormat } from "../../rdf/sparql-results";
 
@@ -22,9 +24,11 @@ export interface LdesBody {
   gzip?: Buffer;
 }
 
-/** The gzip form of `b` (kept in `b`, so a cached page is compressed once). */
-export function gzipOf(b: LdesBody): Buffer {
-  return (b.gzip ??= gzipSync(b.body, { level: 6 }));
+const gzipAsync = promisify(gzip);
+
+/** The gzip form of `b`, made in libuv's thread pool and kept in `b` (a cached page is compressed once). */
+export async function gzipOf(b: LdesBody): Promise<Buffer> {
+  return (b.gzip ??= await gzipAsync(b.body, { level: 6 }));
 }
 
 /** The RDF format the `Accept` header asks for (Turtle by default); 406 when none is offered. */
@@ -39,10 +43,25 @@ export function ldesFormat(accept: string): ResultFormat {
 
 /**
  * N-Triples in format `f`: Turtle and N-Quads are the same text (N-Triples is a subset of both), JSON-LD the
- * expanded form. The ETag is a hash of the bytes, so equal bodies have equal tags across restarts.
+ * expanded form. `pieces` share no subject, so each is converted on its own turn of the event loop and the
+ * node lists joined. The ETag is a hash of the bytes, so equal bodies have equal tags across restarts.
  */
-export function renderLdes(triples: string, f: ResultFormat): LdesBody {
-  const body = Buffer.from(f.kind === "jsonld" ? JSON.stringify(ntriplesToJsonLd(triples)) : triples);
+export async function renderLdes(pieces: readonly string[], f: ResultFormat): Promise<LdesBody> {
+  let text: string;
+  if (f.kind !== "jsonld") text = pieces.join("");
+  else {
+    const parts: string[] = [];
+    for (const p of pieces) {
+      const nodes = JSON.stringify(ntriplesToJsonLd(p));
+      if (nodes !== "[]") parts.push(nodes.slice(1, -1));
+      await yieldToLoop();
+    }
+    text = `[${parts.join(",")}]`;
+  }
+  const body = Buffer.from(text);
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
   return { body, mediaType: f.mediaType, etag };
 }
+
+/** The bytes a rendered document holds in memory, its gzip form included. */
+export const bytesOf = (b: LdesBody): number => b.body.length + (b.gzip?.length ?? 0);

@@ -7,7 +7,8 @@ import { DCTERMS_IS_VERSION_OF, LDES, TREE, XSD_DURATION } from "./ldes-terms";
 export interface LdesIris {
   stream: string;
   view: string;
-  page(start: number): string;
+  /** Part `part` (0 = the first, the one the view links) of the time page starting at `start`. */
+  page(start: number, part?: number): string;
 }
 
 const line = (s: string, p: string, o: string): string => `${s} ${ntIri(p)} ${o} .\n`;
@@ -58,16 +59,32 @@ function relation(node: string, b: string, kind: string, page: string, at: numbe
   );
 }
 
-/** A page: the stream, the page's node, `tree:member` for each member, then the members' own triples. */
-export function pageTriples(
+/** Where a part of a time page leads on: the next part, whose members are no older than `after`. */
+export interface NextPart {
+  after: number;
+  end: number;
+}
+
+/**
+ * The head of a page part: the stream, the part's node, `tree:member` of each member and, when the time
+ * page goes on, a `tree:GreaterThanOrEqualToRelation` on this part's last timestamp and a
+ * `tree:LessThanRelation` on the page's end, both to the next part. The members' own triples follow it.
+ */
+export function pageHead(
   iris: LdesIris,
   start: number,
-  members: { iri: string; triples: string }[],
+  part: number,
+  members: readonly string[],
+  next?: NextPart,
 ): string {
   const s = ntIri(iris.stream);
-  let out = streamTriples(iris) + line(ntIri(iris.page(start)), RDF_TYPE, ntIri(`${TREE}Node`));
-  for (const m of members) out += line(s, `${TREE}member`, ntIriOnce(m.iri));
-  for (const m of members) out += m.triples;
+  const node = ntIri(iris.page(start, part));
+  let out = streamTriples(iris) + line(node, RDF_TYPE, ntIri(`${TREE}Node`));
+  if (next) {
+    out += relation(node, "_:next0", "GreaterThanOrEqualToRelation", iris.page(start, part + 1), next.after);
+    out += relation(node, "_:next1", "LessThanRelation", iris.page(start, part + 1), next.end);
+  }
+  for (const m of members) out += line(s, `${TREE}member`, ntIriOnce(m));
   return out;
 }
 

@@ -2,24 +2,31 @@ import type { CompiledContext } from "../../rdf/contexts/compiled-context";
 import type { TemporalIndex } from "../temporal/temporal-index";
 import type { HistoryChange } from "../temporal/temporal-service";
 import { pagesWithVersions, versionsIn } from "./entity-versions";
-import { pageTriples, streamTriples, viewTriples, type LdesIris } from "./ldes-documents";
+import { pageHead, streamTriples, viewTriples, type LdesIris } from "./ldes-documents";
 import type { LdesWindow } from "./ldes-window";
-import { versionMember } from "./version-member";
+import { memberTriples, versionEntity } from "./version-member";
+import { yieldToLoop } from "./yield-to-loop";
 
-/** A page of the stream as N-Triples, and whether it is closed (will never change). */
+/**
+ * A part of a page as N-Triples, in pieces that concatenate to the document (the head, then the members
+ * a few at a time: no two pieces share a subject), and whether it is closed (will never change).
+ */
 export interface LdesPage {
-  triples: string;
+  pieces: string[];
   closed: boolean;
 }
+
+/** Members serialized between two turns of the event loop, so that other requests are not held up. */
+const MEMBERS_PER_TURN = 50;
 
 /** Records that remove or change instances already in the history (the temporal API's edits). */
 const EDITS = new Set<HistoryChange["op"]>(["delEntity", "delAttr", "delInst", "modInst"]);
 
 /**
  * The Linked Data Event Stream of each tenant (docs/ldes.md): one `ldes:EventStream` of entity versions,
- * read from the temporal history, fragmented by {@link LdesWindow} into time pages. The pages that hold
- * members are listed once per change of the tenant's history; pages are rendered on request (the face
- * keeps closed ones).
+ * read from the temporal history, fragmented by {@link LdesWindow} into time pages, each cut into parts of
+ * at most `pageMembers` members. The pages that hold members are listed once per change of the tenant's
+ * history; pages are rendered on request (the face keeps closed ones).
  */
 export class LdesFeed {
   private readonly pageLists = new Map<string, { first: number; pages: number[] }>();
@@ -29,6 +36,7 @@ export class LdesFeed {
     private readonly index: TemporalIndex,
     private readonly ctx: CompiledContext,
     readonly window: LdesWindow,
+    private readonly pageMembers: number,
   ) {}
 
   /** The temporal service's change hook: drops the page lists it makes stale. */
@@ -66,10 +74,18 @@ export class LdesFeed {
   }
 
   /**
-   * Page `start` of the stream, or undefined when no such page is served (not a page start, in the future,
-   * or past the retention window).
+   * Part `part` of page `start` of the stream, or undefined when no such part is served (not a page start,
+   * in the future, past the retention window, or past the page's last member). Its members are read from
+   * the history at once, then serialized {@link MEMBERS_PER_TURN} at a time, yielding to the event loop
+   * between them.
    */
-  page(tenant: string, iris: LdesIris, start: number, now: number): LdesPage | undefined {
+  async page(
+    tenant: string,
+    iris: LdesIris,
+    start: number,
+    part: number,
+    now: number,
+  ): Promise<LdesPage | undefined> {
     const w = this.window;
     if (w.pageOf(start) !== start || start > w.pageOf(now) || start < w.firstPage(now)) return undefined;
     const closed = w.closed(start, now);
@@ -78,7 +94,27 @@ export class LdesFeed {
       to: start + w.pageMs,
       minTime: w.minTime(start),
     });
-    const members = versions.map((v, n) => versionMember(this.index, v, this.ctx, n));
-    return { triples: pageTriples(iris, start, members), closed };
+    const first = part * this.pageMembers;
+    if (part > 0 && first >= versions.length) return undefined;
+    const slice = versions.slice(first, first + this.pageMembers);
+    const members = slice.map((v) => versionEntity(this.index, v, this.ctx));
+    const last = slice[slice.length - 1];
+    const next =
+      first + this.pageMembers < versions.length ? { after: last.at, end: start + w.pageMs } : undefined;
+    const pieces = [
+      pageHead(
+        iris,
+        start,
+        part,
+        members.map((m) => m.iri),
+        next,
+      ),
+    ];
+    for (let i = 0; i < members.length; i += MEMBERS_PER_TURN) {
+      await yieldToLoop();
+      const turn = members.slice(i, i + MEMBERS_PER_TURN);
+      pieces.push(turn.map((m, k) => memberTriples(m, this.ctx, first + i + k)).join(""));
+    }
+    return { pieces, closed };
   }
 }

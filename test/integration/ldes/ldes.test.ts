@@ -14,13 +14,19 @@ async function pagesOf(base: string): Promise<string[]> {
   return [...new Set(pages)].sort();
 }
 
-/** The member IRIs of every page, as the service lists them. */
+/** The member IRIs of every page and of each page's further parts, as the service lists them. */
 async function membersOf(base: string): Promise<Set<string>> {
   const out = new Set<string>();
   for (const page of await pagesOf(base)) {
-    const r = await http(base, "GET", new URL(page).pathname, undefined, { Accept: "application/n-triples" });
-    for (const line of r.text.split("\n"))
-      if (line.includes(TREE_MEMBER)) out.add(line.slice(line.lastIndexOf("<") + 1, line.lastIndexOf(">")));
+    let part: string | undefined = page;
+    while (part) {
+      const r = await http(base, "GET", new URL(part).pathname, undefined, {
+        Accept: "application/n-triples",
+      });
+      for (const line of r.text.split("\n"))
+        if (line.includes(TREE_MEMBER)) out.add(line.slice(line.lastIndexOf("<") + 1, line.lastIndexOf(">")));
+      part = /^_:next0 <https:\/\/w3id\.org\/tree#node> <([^>]+)>/m.exec(r.text)?.[1];
+    }
   }
   return out;
 }

@@ -52,6 +52,23 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SEED: "maybe" })).to.throw(ConfigError, /SEED must be on or off/);
   });
 
+  it("reads PUBLIC_URL without its trailing slash, refuses a query or credentials, and the LDES bounds", () => {
+    expect(loadConfig({}).server.publicUrl).to.equal(undefined);
+    expect(loadConfig({ PUBLIC_URL: "https://traffic.example.org/" }).server.publicUrl).to.equal(
+      "https://traffic.example.org",
+    );
+    expect(loadConfig({ PUBLIC_URL: "https://x.example/city/" }).server.publicUrl).to.equal(
+      "https://x.example/city",
+    );
+    expect(() => loadConfig({ PUBLIC_URL: "https://x.example/?a=1" })).to.throw(ConfigError, /PUBLIC_URL/);
+    expect(() => loadConfig({ PUBLIC_URL: "https://u:p@x.example" })).to.throw(ConfigError, /PUBLIC_URL/);
+    expect(() => loadConfig({ PUBLIC_URL: "ftp://x.example" })).to.throw(ConfigError, /PUBLIC_URL must use/);
+    const { ldes } = loadConfig({ LDES_PAGE_MEMBERS: "100", LDES_CACHE_BYTES: "1048576" });
+    expect([ldes.ldesPageMembers, ldes.ldesCacheBytes]).to.deep.equal([100, 1_048_576]);
+    expect(loadConfig({}).ldes.ldesPageMembers).to.equal(250);
+    expect(() => loadConfig({ LDES_PAGE_MEMBERS: "0" })).to.throw(ConfigError, /LDES_PAGE_MEMBERS/);
+  });
+
   it("reads the dashboard's map tiles (MAP_TILES_URL) and refuses a template without {z}/{x}/{y}", () => {
     expect(loadConfig({}).dashboard).to.deep.equal({
       tilesUrl: undefined,

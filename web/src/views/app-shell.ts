@@ -7,6 +7,7 @@ import { StatusLine } from "../ui/status";
 import { AlertsView } from "./alerts-view";
 import { MapView } from "./map-view";
 import { ReviewsView } from "./reviews-view";
+import { hashRoute } from "./sparql-share";
 import { SparqlView } from "./sparql-view";
 
 type Route = "map" | "reviews" | "alerts" | "sparql";
@@ -100,7 +101,7 @@ export class AppShell {
   }
 
   private route(): void {
-    let route = (location.hash.slice(1) || "map") as Route;
+    let route = (hashRoute() || "map") as Route;
     if (!(route in this.views) || (route === "reviews" && !session.canReview())) route = "map";
     for (const [id, el] of Object.entries(this.views)) el.hidden = id !== route;
     for (const [id, a] of this.links) {

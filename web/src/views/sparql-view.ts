@@ -1,4 +1,6 @@
+import type Yasgui from "@zazuko/yasgui";
 import { h, replaceChildren } from "../ui/dom";
+import { takeSharedQuery } from "./sparql-share";
 
 /**
  * The SPARQL console view: YASGUI (editor, result table, CSV download, the example queries as tabs),
@@ -12,6 +14,7 @@ export class SparqlView {
     "Loading the SPARQL console…",
   );
   private loading: Promise<void> | undefined;
+  private console: { yasgui: Yasgui; openShared(yasgui: Yasgui, query: string): void } | undefined;
 
   constructor(private readonly prefixes: Record<string, string>) {
     this.el = h(
@@ -27,13 +30,16 @@ export class SparqlView {
     );
   }
 
-  /** Called when the view becomes visible: loads and mounts the console once. */
+  /** Called when the view becomes visible: loads and mounts the console once, opens a shared query. */
   shown(): void {
+    if (this.console) return this.openShared();
     this.loading ??= import("./sparql-console").then(
-      ({ mountSparqlConsole }) => {
+      ({ mountSparqlConsole, openSharedQuery }) => {
         replaceChildren(this.host);
         this.host.removeAttribute("aria-busy");
-        mountSparqlConsole(this.host, this.prefixes);
+        const yasgui = mountSparqlConsole(this.host, this.prefixes);
+        this.console = { yasgui, openShared: openSharedQuery };
+        this.openShared();
       },
       () => {
         this.loading = undefined;
@@ -42,5 +48,11 @@ export class SparqlView {
           "The SPARQL console could not be loaded: check the network connection and try again.";
       },
     );
+  }
+
+  /** The query of a share link in the address, opened in a tab of its own. */
+  private openShared(): void {
+    const query = takeSharedQuery();
+    if (query !== undefined && this.console) this.console.openShared(this.console.yasgui, query);
   }
 }
