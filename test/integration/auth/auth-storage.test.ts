@@ -82,9 +82,12 @@ describe("auth: credentials live in the service's own storage", function () {
     expect(types.text).to.not.match(/auth|user/i);
     const attrs = await http(app.url, "GET", "/ngsi-ld/v1/attributes", undefined, bearer(access));
     expect(attrs.text).to.not.match(/authState/);
+    // every file of the store: journal, snapshots and the RocksDB stores
     const store = fs
-      .readdirSync(path.join(dataDir, "store"))
-      .map((f) => fs.readFileSync(path.join(dataDir, "store", f)));
+      .readdirSync(path.join(dataDir, "store"), { recursive: true, encoding: "utf8" })
+      .map((f) => path.join(dataDir, "store", f))
+      .filter((f) => fs.statSync(f).isFile())
+      .map((f) => fs.readFileSync(f));
     const raw = Buffer.concat(store).toString("latin1");
     expect(raw).to.include("internal:auth:user:");
     expect(raw).to.not.include(key);

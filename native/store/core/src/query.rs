@@ -60,6 +60,10 @@ pub fn run_query(
 ) -> Result<QueryAnswer, StoreError> {
     let format = format_of(format)?;
     let mut evaluator = SparqlEvaluator::new();
+    // GeoSPARQL's functions (geof:distance, geof:sfWithin, ...), as the docs' queries use them
+    for (name, function) in spargeo::GEOSPARQL_EXTENSION_FUNCTIONS {
+        evaluator = evaluator.with_custom_function(name.into_owned(), function);
+    }
     if let Some(token) = cancel {
         evaluator = evaluator.with_cancellation_token(token);
     }
@@ -155,6 +159,14 @@ mod tests {
         assert_eq!(nt.rows, 3);
         assert!(nt.body.contains("<urn:a> <urn:q> \"1\" ."));
         assert!(run_query(&s, q, "jsonld", 10, None).unwrap().body.contains("urn:q"));
+    }
+
+    #[test]
+    fn geosparql_distance_is_known() {
+        let q = "PREFIX geof: <http://www.opengis.net/def/function/geosparql/> PREFIX uom: <http://www.opengis.net/def/uom/OGC/1.0/> SELECT (geof:distance(\"POINT(106.7 10.77)\"^^<http://www.opengis.net/ont/geosparql#wktLiteral>, \"POINT(106.71 10.77)\"^^<http://www.opengis.net/ont/geosparql#wktLiteral>, uom:metre) AS ?d) WHERE {}";
+        let a = run_query(&store(), q, "json", 10, None).unwrap();
+        assert!(a.body.contains("\"d\""), "{}", a.body);
+        assert!(a.body.contains("double") || a.body.contains("decimal"), "{}", a.body);
     }
 
     #[test]

@@ -3,7 +3,10 @@
 use crate::terms::{graph_name, subject};
 use crate::StoreError;
 use oxigraph::io::{RdfFormat, RdfParser};
-use oxigraph::model::{GraphName, GraphNameRef, NamedOrBlankNode, Quad};
+use oxigraph::model::{BlankNode, GraphName, GraphNameRef, NamedOrBlankNode, Quad, Term};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 use oxigraph::store::{Store, Transaction};
 
 /// What one operation of a write does to its graph.
@@ -92,11 +95,42 @@ fn parser(graph: &GraphName, lenient: bool) -> RdfParser {
     }
 }
 
+/**
+ * Fresh blank nodes, in increasing order: this process's start time in nanoseconds in the high 64 bits and
+ * a counter in the low ones. RocksDB orders a graph's triples by their terms, and a blank node's key is its
+ * id (big-endian), so an attribute's instances read back in the order they were written.
+ */
+fn fresh_blank_node() -> BlankNode {
+    static BASE: OnceLock<u128> = OnceLock::new();
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let base = *BASE.get_or_init(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or_default();
+        u128::from(nanos) << 64
+    });
+    BlankNode::new_from_unique_id(base | u128::from(COUNTER.fetch_add(1, Ordering::Relaxed)))
+}
+
+/// The quad with each blank-node label replaced by a fresh node, the same for one label within `labels`.
+fn relabel(mut q: Quad, labels: &mut HashMap<String, BlankNode>) -> Quad {
+    let mut fresh = |b: &BlankNode| labels.entry(b.as_str().to_string()).or_insert_with(fresh_blank_node).clone();
+    if let NamedOrBlankNode::BlankNode(b) = &q.subject {
+        q.subject = fresh(b).into();
+    }
+    if let Term::BlankNode(b) = &q.object {
+        q.object = fresh(b).into();
+    }
+    q
+}
+
 fn insert(tx: &mut Transaction<'_>, graph: &GraphName, text: &[u8], lenient: bool) -> Result<i64, StoreError> {
     let mut n = 0i64;
-    for q in parser(graph, lenient).rename_blank_nodes().for_slice(text) {
+    let mut labels = HashMap::new();
+    for q in parser(graph, lenient).for_slice(text) {
         let q = q.map_err(|e| StoreError::Refused(format!("invalid N-Triples for {graph}: {e}")))?;
-        tx.insert(&q);
+        tx.insert(&relabel(q, &mut labels));
         n += 1;
     }
     Ok(n)
@@ -106,9 +140,10 @@ fn insert_quads(tx: &mut Transaction<'_>, text: &[u8], lenient: bool) -> Result<
     let p = RdfParser::from_format(RdfFormat::NQuads);
     let p = if lenient { p.lenient() } else { p };
     let mut n = 0i64;
-    for q in p.rename_blank_nodes().for_slice(text) {
+    let mut labels = HashMap::new();
+    for q in p.for_slice(text) {
         let q = q.map_err(|e| StoreError::Refused(format!("invalid N-Quads: {e}")))?;
-        tx.insert(&q);
+        tx.insert(&relabel(q, &mut labels));
         n += 1;
     }
     Ok(n)
@@ -160,6 +195,22 @@ mod tests {
         apply(&store, &[op(WriteKind::Insert, "urn:a", t), op(WriteKind::Insert, "urn:b", t)], false).unwrap();
         let objects: std::collections::HashSet<_> = store.iter().map(|q| q.unwrap().object).collect();
         assert_eq!(objects.len(), 2);
+    }
+
+    #[test]
+    fn instances_read_back_in_the_order_they_were_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let t = "<urn:e> <urn:a> _:z .\n_:z <urn:v> \"first\" .\n<urn:e> <urn:a> _:a .\n_:a <urn:v> \"second\" .\n";
+        apply(&store, &[op(WriteKind::Insert, "urn:e", t)], false).unwrap();
+        let text = crate::read_graph(&store, "urn:e").unwrap().unwrap();
+        // the entity's two triples, in the order of their objects
+        let objects: Vec<_> = text.lines().filter(|l| l.starts_with("<urn:e>")).collect();
+        let label = |needle: &str| {
+            let line = text.lines().find(|l| l.contains(needle)).unwrap();
+            line.split(' ').next().unwrap().to_string()
+        };
+        assert_eq!(objects, vec![format!("<urn:e> <urn:a> {} .", label("first")), format!("<urn:e> <urn:a> {} .", label("second"))]);
     }
 
     #[test]
