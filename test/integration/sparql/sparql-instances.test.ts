@@ -67,4 +67,26 @@ describe("SPARQL: every raw instance of the history as rows (instance graphs)", 
     }
     expect(rows.map((x) => Number(x.value.value))).to.deep.equal([999]);
   });
+
+  it("answers an empty result for the instance graph of an id that is no entity's", async () => {
+    const rows = await sparql("SELECT * WHERE { GRAPH <urn:citygraph:instances:x> { ?s ?p ?o } }");
+    expect(rows).to.deep.equal([]);
+  });
+
+  it("a second version of a sealed hour replaces its rows, never adds to them", async () => {
+    const q = instancesQuery(ID, WEEK_ATTRS.intensity, "2024-01-08T00:00:00Z", "2024-01-08T01:00:00Z");
+    const before = await sparql(q);
+    const r = await http(app.url, "POST", `${B}/temporal/entities/${ID}/attrs`, {
+      [WEEK_ATTRS.intensity]: { type: "Property", value: 1000, observedAt: "2024-01-08T00:20:00Z" },
+    });
+    expect(r.status, r.text).to.equal(204);
+    let rows: Row[] = before;
+    for (let i = 0; i < 100 && rows.length === before.length; i++) {
+      rows = await sparql(q);
+      if (rows.length === before.length) await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(rows.map((x) => Number(x.value.value)).sort()).to.deep.equal(
+      [...before.map((x) => Number(x.value.value)), 1000].sort(),
+    );
+  });
 });
