@@ -12,7 +12,7 @@ export interface SparqlTextLimits {
 }
 
 /**
- * Depth of nesting allowed, well below the depth that fails Oxigraph's WebAssembly parser
+ * Depth of nesting allowed, well below the depth that fails Oxigraph's parser
  * (docs/decisions/0017-oxigraph-in-the-store-worker.md).
  */
 export const DEFAULT_SPARQL_NESTING = 64;

@@ -10,7 +10,7 @@ export function segmentName(startSeq: number): string {
 export interface Segment {
   file: string;
   startSeq: number;
-  /** A descriptor held open on it (a reader beside the writer: see pinStoreFiles); read instead of `file`. */
+  /** A descriptor held open on it (a reader beside the writer); read instead of `file`. */
   fd?: number;
 }
 

@@ -50,9 +50,9 @@ export interface JournalScan {
  * is found: refused damage throws, which fails start-up anyway. Zeros after the last record of a segment
  * are the unused part of a preallocated segment (journal-writer.ts), not damage, and are left in place.
  *
- * `readOnly` is for a reader beside a live writer (the SPARQL replica): nothing is truncated, and any
+ * `readOnly` is for a reader beside a live writer: nothing is truncated, and any
  * damage in the last segment only ends the read there, since the writer may be appending that record.
- * Such a reader passes `segments` it holds open (pinStoreFiles), so a compaction cannot delete them mid-read.
+ * Such a reader passes `segments` it holds open, so a compaction cannot delete them mid-read.
  */
 export function replayJournal(
   dir: string,
