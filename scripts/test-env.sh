@@ -16,7 +16,8 @@ command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 # the metrics test starts a real Prometheus scraping the service (test/integration/metrics-prometheus.test.ts)
 command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
 # RocksDB's Rust bindings need libclang to build the native store (native/store/build.js)
-ls /usr/lib/llvm-*/lib/libclang.so* >/dev/null 2>&1 || ls /usr/lib/x86_64-linux-gnu/libclang*.so* >/dev/null 2>&1 || need_apt+=(libclang-dev)
+# (the package itself: libclang1's runtime library alone has no libclang.so for bindgen to load)
+dpkg-query -W -f='${Status}' libclang-dev 2>/dev/null | grep -q "ok installed" || need_apt+=(libclang-dev)
 command -v cargo >/dev/null 2>&1 || need_apt+=(cargo)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
