@@ -10,8 +10,6 @@ export function segmentName(startSeq: number): string {
 export interface Segment {
   file: string;
   startSeq: number;
-  /** A descriptor held open on it (a reader beside the writer); read instead of `file`. */
-  fd?: number;
 }
 
 /** Journal segments in `dir`, oldest first (docs/design.md "Durability is ours to build"). */

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { JournalRecord } from "./record-codec";
 import { forEachRecordInFile } from "./segment-file";
-import { listSegments, type Segment } from "./journal-files";
+import { listSegments } from "./journal-files";
 import { salvageRecords } from "./record-salvage";
 
 /** What reading the journal found. */
@@ -49,18 +49,9 @@ export interface JournalScan {
  * neither a whole segment nor its decoded records. Records before damage are applied before the damage
  * is found: refused damage throws, which fails start-up anyway. Zeros after the last record of a segment
  * are the unused part of a preallocated segment (journal-writer.ts), not damage, and are left in place.
- *
- * `readOnly` is for a reader beside a live writer: nothing is truncated, and any
- * damage in the last segment only ends the read there, since the writer may be appending that record.
- * Such a reader passes `segments` it holds open, so a compaction cannot delete them mid-read.
  */
-export function replayJournal(
-  dir: string,
-  afterSeq: number,
-  apply: (r: JournalRecord) => void,
-  readOnly = false,
-  segments: Segment[] = listSegments(dir),
-): JournalScan {
+export function replayJournal(dir: string, afterSeq: number, apply: (r: JournalRecord) => void): JournalScan {
+  const segments = listSegments(dir);
   let lastSeq = afterSeq;
   const scan: JournalScan = {
     tailStart: segments.at(-1)?.startSeq,
@@ -72,7 +63,7 @@ export function replayJournal(
   segments.forEach((seg, i) => {
     if (scan.setAside) return; // recovered before this segment: it was set aside, not replayed
     // each record is applied as it is decoded (no list of the segment's records held meanwhile)
-    const end = forEachRecordInFile<JournalRecord>(seg.fd ?? seg.file, (r) => {
+    const end = forEachRecordInFile<JournalRecord>(seg.file, (r) => {
       scan.lastRecordSeq = Math.max(scan.lastRecordSeq, r.seq);
       if (r.seq <= lastSeq) return;
       if (r.seq !== lastSeq + 1) {
@@ -89,10 +80,6 @@ export function replayJournal(
     if (d) {
       const last = i === segments.length - 1;
       if (!last || !d.torn) {
-        if (readOnly) {
-          if (last) return; // the writer may be appending that record
-          throw new Error(`journal corrupt: ${seg.file} has a ${d.reason} at byte ${d.offset}`);
-        }
         scan.tailStart = seg.startSeq;
         scan.setAside = setAside(
           seg.file,
@@ -105,7 +92,7 @@ export function replayJournal(
       }
       scan.droppedBytes = end.fileBytes - end.validBytes;
       scan.droppedReason = d.reason;
-      if (!readOnly) fs.truncateSync(seg.file, end.validBytes);
+      fs.truncateSync(seg.file, end.validBytes);
     }
   });
   return scan;

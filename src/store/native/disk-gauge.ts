@@ -32,6 +32,12 @@ function folderBytes(dir: string): number {
   return total;
 }
 
+/** The size of the disk that holds `dir`, and its bytes free for this process's user. */
+function diskOf(dir: string): { size: number; freeBytes: number } {
+  const s = fs.statfsSync(dir);
+  return { size: s.blocks * s.bsize, freeBytes: s.bavail * s.bsize };
+}
+
 /**
  * How full the store's disk is (docs/operations.md "Disk"): `/health` and `/metrics` show it, and a commit
  * is refused with StoreFull (507) while fewer than `minFreeBytes` are free, so the journal and RocksDB never
@@ -51,9 +57,7 @@ export class DiskGauge {
     const now = Date.now();
     const folders = this.folders();
     if (this.last && now - this.last.at < FRESH_MS && this.last.stores === folders.length) return this.last;
-    const s = fs.statfsSync(this.dataDir);
-    const size = s.blocks * s.bsize;
-    const freeBytes = s.bavail * s.bsize;
+    const { size, freeBytes } = diskOf(this.dataDir);
     const storeBytes = folders.reduce((n, f) => n + folderBytes(f), 0);
     const used = size > 0 ? Math.round(((size - freeBytes) / size) * 1000) / 1000 : 0;
     this.last = { storeBytes, freeBytes, used, at: now, stores: folders.length };
@@ -76,7 +80,6 @@ export class DiskGauge {
   private freeNow(): { freeBytes: number } {
     const now = Date.now();
     if (this.last && now - this.last.at < FRESH_MS) return this.last;
-    const s = fs.statfsSync(this.dataDir);
-    return { freeBytes: s.bavail * s.bsize };
+    return diskOf(this.dataDir);
   }
 }
