@@ -68,6 +68,8 @@ export const CLOSE_BUDGET_MS = 5_000;
 export class SegmentSealer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
+  /** Epoch ms by which every sweep stops (set by {@link close}). */
+  private closingBy = Infinity;
   private readonly burst: { deferral: WriteBurstDeferral; lastWriteAt: () => number } | undefined;
 
   constructor(
@@ -105,10 +107,14 @@ export class SegmentSealer {
     return this.running;
   }
 
-  /** Stops the sweep and seals every dirty hour it can within {@link CLOSE_BUDGET_MS} (shutdown). */
+  /**
+   * Stops the sweep and seals every dirty hour it can within {@link CLOSE_BUDGET_MS} (shutdown); a sweep
+   * already running stops at the same deadline.
+   */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    const sealed = await this.sweep(true, Date.now(), Date.now() + CLOSE_BUDGET_MS);
+    this.closingBy = Date.now() + CLOSE_BUDGET_MS;
+    const sealed = await this.sweep(true, Date.now(), this.closingBy);
     let left = 0;
     for (const _ of this.index.ledger.dirty()) left++;
     if (left) this.opts.log?.("info", "history segments left for the next start", { sealed, left });
@@ -136,7 +142,7 @@ export class SegmentSealer {
         ready.push({ tenant, entity, start, v: s.v, touched: s.touched });
       }
       if (ready.length >= BATCH) {
-        if (Date.now() >= deadline) return written;
+        if (Date.now() >= Math.min(deadline, this.closingBy)) return written;
         const n = await this.commitOrLog(ready);
         if (n === undefined) return written;
         written += n;
@@ -147,7 +153,8 @@ export class SegmentSealer {
         sliceStart = performance.now();
       }
     }
-    if (ready.length > 0 && Date.now() < deadline) written += (await this.commitOrLog(ready)) ?? 0;
+    if (ready.length > 0 && Date.now() < Math.min(deadline, this.closingBy))
+      written += (await this.commitOrLog(ready)) ?? 0;
     return written;
   }
 

@@ -29,6 +29,14 @@ export function writeAppliedMarker(storeDir: string, seq: number): void {
   writeFileDurably(path.join(storeDir, NATIVE_DIR, MARKER), JSON.stringify({ seq }));
 }
 
+/**
+ * Forgets the marker, so that the next start rebuilds the stores from snapshot and journal (after a write
+ * failed part-way and left them holding what the journal does not).
+ */
+export function forgetAppliedMarker(storeDir: string): void {
+  fs.rmSync(path.join(storeDir, NATIVE_DIR, MARKER), { force: true });
+}
+
 /** Removes the stores and their marker (before loading them anew from a snapshot). */
 export function removeNativeStores(storeDir: string): void {
   fs.rmSync(path.join(storeDir, NATIVE_DIR), { recursive: true, force: true });

@@ -45,6 +45,8 @@ export interface NativeStore {
   querySync(sparql: string, format: string, maxRows: number): NativeAnswer;
   query(sparql: string, format: string, maxRows: number, cancel: NativeQueryCancel): Promise<NativeAnswer>;
   flush(): void;
+  /** `flush` on a thread of its own. */
+  flushAsync(): Promise<void>;
   checkpoint(dir: string): void;
   optimize(): void;
   readonly path: string | undefined;

@@ -18,8 +18,11 @@ export interface CompactorHost {
   journal: JournalWriter;
   /** Seq of the last commit applied to the datasets. */
   lastSeq(): number;
-  /** Called once the journal is durable through `seq` (after its rotation), before the snapshot is written. */
-  durableThrough?(seq: number): void;
+  /**
+   * Called once the journal is durable through `seq` (after its rotation); runs while the snapshot is
+   * written, and the compaction ends once both are done.
+   */
+  durableThrough?(seq: number): void | Promise<void>;
   log(level: "info" | "warn" | "error", msg: string, fields?: object): void;
 }
 
@@ -38,6 +41,9 @@ export class Compactor {
   /** Resolves when the snapshot kept by {@link compactAndHold} is released; later compactions wait for it. */
   private gate: Promise<void> = Promise.resolve();
   private openGate: (() => void) | undefined;
+  /** The merge worker of the running compaction. */
+  private worker: Worker | undefined;
+  private stopped = false;
   /** Compactions finished since the store opened (a metric). */
   completed = 0;
 
@@ -51,6 +57,16 @@ export class Compactor {
   /** Resolves when no compaction is running (failures ignored). */
   async idle(): Promise<void> {
     while (this.running) await this.running.catch(() => undefined);
+  }
+
+  /**
+   * Stops the running compaction, if any, and refuses later ones (at close: its merge can take minutes at a
+   * million entities). What it wrote so far is left for the next start to remove; the journal it rotated
+   * keeps every record.
+   */
+  stop(): void {
+    this.stopped = true;
+    void this.worker?.terminate();
   }
 
   /** Runs a compaction; if one is running, runs another after it (so the caller's commits are in). */
@@ -95,11 +111,16 @@ export class Compactor {
 
   private async run(): Promise<SnapshotManifest> {
     const { dir, journal } = this.host;
+    if (this.stopped) throw new Error("the store is closing");
     const t0 = Date.now();
     const seq = this.host.lastSeq();
     await journal.rotate(seq + 1);
-    this.host.durableThrough?.(seq);
-    const manifest = await mergeInWorker(dir, seq);
+    const durable = Promise.resolve(this.host.durableThrough?.(seq));
+    const manifest = await mergeInWorker(dir, seq, COMPACTION_LIMITS, (w) => (this.worker = w)).finally(
+      () => (this.worker = undefined),
+    );
+    await durable;
+    if (this.stopped) throw new Error("the store is closing");
     writeManifest(dir, manifest);
     for (const s of listSegments(dir)) if (s.startSeq <= seq) fs.rmSync(s.file, { force: true });
     removeStaleSnapshots(dir, manifest);
@@ -114,18 +135,20 @@ export class Compactor {
 
 /**
  * Runs snapshot-merge.ts in a fresh worker thread (docs/design.md "The store lives in a worker thread");
- * resolves with the manifest to write. `resourceLimits` is for measuring (bench/compaction-memory.ts).
+ * resolves with the manifest to write. `resourceLimits` is for measuring (bench/compaction-memory.ts); `started` gets the worker (to stop it).
  */
 export function mergeInWorker(
   dir: string,
   seq: number,
   resourceLimits: ResourceLimits = COMPACTION_LIMITS,
+  started?: (w: Worker) => void,
 ): Promise<SnapshotManifest> {
   return new Promise((resolve, reject) => {
     const w = new Worker(path.join(__dirname, "compaction-worker.js"), {
       workerData: { dir, seq },
       resourceLimits,
     });
+    started?.(w);
     let done = false;
     w.once("message", (m: { manifest?: SnapshotManifest; error?: string }) => {
       done = true;

@@ -19,7 +19,7 @@ import { QuietTrigger } from "./quiet-trigger";
 import { recover } from "./recovery";
 import { startThreadHeapReduce } from "../../runtime/heap-reduce";
 import { SlicedQueue } from "./sliced-queue";
-import { writeAppliedMarker } from "../native/applied-marker";
+import { forgetAppliedMarker, writeAppliedMarker } from "../native/applied-marker";
 import type { NativeDatasets } from "../native/native-datasets";
 import { DiskGauge } from "../native/disk-gauge";
 
@@ -106,8 +106,24 @@ function commit(id: number, wire: Uint8Array, notifyApplied?: boolean): void {
     throw new AppError("InternalError", `Unreadable commit message: ${(e as Error).message}`);
   }
   disk.assertRoom();
-  datasets.apply(parsed.tenant, parsed.writes);
+  try {
+    datasets.apply(parsed.tenant, parsed.writes);
+  } catch (e) {
+    if (!(e instanceof AppError)) storesBroken(e);
+    throw e;
+  }
   committed(id, record, notifyApplied);
+}
+
+/**
+ * A write failed in RocksDB itself and may have left part of it applied: the stores no longer match the
+ * journal, so no later commit is taken and the next start rebuilds them from snapshot and journal.
+ */
+function storesBroken(e: unknown): void {
+  const message = e instanceof Error ? e.message : String(e);
+  dead = `The graph store failed a write and takes no more; restart the service to rebuild it: ${message}`;
+  forgetAppliedMarker(dir);
+  log("error", "store write failed in RocksDB; the next start rebuilds the stores", { error: message });
 }
 
 /**
@@ -130,7 +146,9 @@ function committed(id: number, record: Buffer, notifyApplied?: boolean): void {
 /** Starts a compaction now (unless one runs, or the store is closing or dead). */
 function compactNow(): void {
   if (compactor.busy || closing || dead) return;
-  compactor.compact().catch((e: Error) => log("error", "store compaction failed", { error: e.message }));
+  compactor.compact().catch((e: Error) => {
+    if (!closing) log("error", "store compaction failed", { error: e.message });
+  });
 }
 
 /**
@@ -198,14 +216,16 @@ function handle(req: StoreRequest): Promise<void> | void {
       closing = true;
       quiet.cancel();
       compactor.release();
+      compactor.stop();
       return reply(
         req.id,
         (async () => {
           await compactor.idle();
           await journal.close();
-          // every commit is applied and journaled: the next start replays nothing
+          // every commit is applied and journaled: the next start replays nothing (unless a failed write
+          // left the stores to be rebuilt)
           datasets.flush();
-          writeAppliedMarker(dir, seq);
+          if (!dead) writeAppliedMarker(dir, seq);
           datasets.close();
         })(),
       );
@@ -248,9 +268,10 @@ try {
     lastSeq: () => seq,
     // records through `cut` are durable in the journal: make the stores durable and say so, so the next
     // start replays only what follows
-    durableThrough: (cut) => {
-      datasets.flush();
-      writeAppliedMarker(dir, cut);
+    durableThrough: async (cut) => {
+      if (dead) return;
+      await datasets.flushInBackground();
+      if (!dead && !closing) writeAppliedMarker(dir, cut);
     },
     log,
   });

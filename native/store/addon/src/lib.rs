@@ -114,8 +114,10 @@ impl NativeStore {
         Ok(NativeStore { store: Some(Arc::new(store)), path: None })
     }
 
-    /// Applies `ops` atomically (one RocksDB transaction) and returns the change in quads. `lenient`
-    /// skips IRI validation, for text a strict parse accepted before (journal replay).
+    /// Applies `ops` (one RocksDB transaction, or for a large write its removals in one and its inserts
+    /// by the bulk loader: core `apply`) and returns the change in quads. `lenient` skips IRI
+    /// validation, for text a strict parse accepted before (journal replay). A "Refused:" error applied
+    /// nothing; after a "Failed:" one the store may hold part of the write.
     #[napi]
     pub fn apply(&self, ops: Vec<WriteOp>, lenient: Option<bool>) -> Result<i64> {
         let ops = ops
@@ -214,6 +216,15 @@ impl NativeStore {
     #[napi]
     pub fn flush(&self) -> Result<()> {
         self.store()?.flush().map_err(|e| to_js(StoreError::Failed(e.to_string())))
+    }
+
+    /// `flush` on a thread of its own, so the caller goes on serving reads and writes meanwhile.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn flush_async<'env>(&self, env: &'env Env) -> Result<Object<'env>> {
+        let store = self.store()?.clone();
+        promise::spawn(env, "citygraph-flush", move || {
+            store.flush().map_err(|e| to_js(StoreError::Failed(e.to_string())))
+        })
     }
 
     /// An online backup: a RocksDB checkpoint in `dir` (a new folder), consistent at the call.

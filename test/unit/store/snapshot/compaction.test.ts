@@ -128,8 +128,12 @@ describe("store/snapshots and compaction", () => {
     const store = await open(dir, { journalCompactBytes: 4000 });
     await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await commitRange(store, 0, 40, "a");
+    // a close stops a running compaction: wait for this one to end first
+    const manifest = path.join(dir, "store", "manifest.json");
+    const deadline = Date.now() + 5000;
+    while (!fs.existsSync(manifest) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     await store.close();
-    expect(fs.existsSync(path.join(dir, "store", "manifest.json"))).to.equal(true);
+    expect(fs.existsSync(manifest)).to.equal(true);
     expect(segments(dir)).to.have.length(1);
     await expectState(dir, [...Array(40).keys()], "a");
   });
