@@ -107,6 +107,38 @@ export function rssBytes(pid: number | undefined): number | undefined {
   }
 }
 
+/** CPU seconds (user + system) the process `pid` has used, or undefined. */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until the process uses less than `cores` over `windowMs` (its background work done), at most
+ * `timeoutMs`; resolves with the ms waited.
+ */
+export async function waitUntilQuiet(
+  pid: number | undefined,
+  cores = 0.15,
+  windowMs = 3000,
+  timeoutMs = 900_000,
+): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < timeoutMs) {
+    const before = cpuSeconds(pid);
+    await new Promise((r) => setTimeout(r, windowMs));
+    const after = cpuSeconds(pid);
+    if (before === undefined || after === undefined || (after - before) / (windowMs / 1000) < cores) break;
+  }
+  return performance.now() - t0;
+}
+
 /** Peak resident set size (VmHWM) in bytes, or undefined. */
 export function peakRssBytes(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;

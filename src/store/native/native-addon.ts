@@ -33,6 +33,8 @@ export interface NativeStore {
   apply(ops: NativeWriteOp[], lenient?: boolean): number;
   bulkLoadNquads(data: Buffer): void;
   readGraphs(graphs: string[]): (string | null)[];
+  /** `readGraphs` on libuv's thread pool, over the state at the call. */
+  readGraphsAsync(graphs: string[]): Promise<(string | null)[]>;
   quadsForPattern(
     subject: string | null,
     predicate: string | null,

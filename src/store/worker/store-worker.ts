@@ -184,7 +184,12 @@ function handle(req: StoreRequest): Promise<void> | void {
     case "commit":
       return commit(req.id, req.record, req.notifyApplied);
     case "read":
-      return send({ id: req.id, ok: true, value: req.graphs.map((g) => datasets.readGraph(req.tenant, g)) });
+      // off this thread: the next requests (commits too) run while RocksDB reads
+      datasets.readGraphsAsync(req.tenant, req.graphs).then(
+        (value) => send({ id: req.id, ok: true, value }),
+        (e: unknown) => send({ id: req.id, ok: false, error: wireError(e) }),
+      );
+      return;
     case "select":
       return send({ id: req.id, ok: true, value: datasets.select(req.tenant, req.sparql) });
     case "tenants":
@@ -221,6 +226,7 @@ function handle(req: StoreRequest): Promise<void> | void {
         req.id,
         (async () => {
           await compactor.idle();
+          await datasets.readsDone();
           await journal.close();
           // every commit is applied and journaled: the next start replays nothing (unless a failed write
           // left the stores to be rebuilt)

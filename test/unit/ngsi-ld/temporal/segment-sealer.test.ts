@@ -69,7 +69,7 @@ describe("temporal: segment sealer", () => {
   });
 
   it("stops between batches at the deadline and leaves the rest dirty (shutdown budget)", async () => {
-    const { sealer, dirty } = setup(600); // 256 segments per batch: three batches
+    const { sealer, dirty } = setup(600); // 64 segments per batch: ten batches
     expect(await sealer.sweep(true, H, 0)).to.equal(0); // deadline already passed
     expect(dirty()).to.equal(600);
     await sealer.close(); // within the budget: everything
