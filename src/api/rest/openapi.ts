@@ -39,6 +39,11 @@ function requestContent(s: RouteSpec): Record<string, { schema: JsonSchema }> | 
   return Object.keys(content).length ? content : undefined;
 }
 
+/** How every request body reads blank text (blank-optionals.ts), said once for the whole document. */
+const BLANK_OPTIONALS =
+  "In request bodies, an optional text field that is blank (empty or spaces only) is taken as absent, " +
+  "so a form's empty fields need not be left out; the length limits shown apply to text that is given.";
+
 /**
  * The OpenAPI 3.1 document of a REST face, made from the same route specs (and schemas) the routes
  * validate with.
@@ -104,7 +109,7 @@ export function buildOpenApi(
   }
   return {
     openapi: "3.1.0",
-    info,
+    info: { ...info, description: `${info.description}\n\n${BLANK_OPTIONALS}` },
     servers: [{ url: serverUrl }],
     paths,
     components: {

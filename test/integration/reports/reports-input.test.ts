@@ -234,6 +234,11 @@ describe("citizen reports, reviews and alert subscriptions: each face's declared
       reporter: { name: "", contact: "" },
     });
     expect(blankB.status, JSON.stringify(blankB.body)).to.equal(201);
+    // and the OpenAPI documents say so
+    for (const doc of ["/v1/openapi.json", "/api/v1/openapi.json"]) {
+      const info = ((await (await fetch(app.url + doc)).json()) as { info: { description: string } }).info;
+      expect(info.description, doc).to.contain("optional text field that is blank");
+    }
     const accident = await apiA.call("POST", "/v1/accidents/report", {
       ...REPORT,
       location: { lat: 10.85, lon: 106.77 },
