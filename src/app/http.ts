@@ -8,6 +8,7 @@ import { canonicalPathMiddleware } from "../api/http/canonical-path";
 import { faceMarker, faceSelector, onlyUnder, renderers, type FaceMount } from "../api/http/faces";
 import { requestId } from "../api/http/request-id";
 import { securityHeaders, type SecurityHeaderOptions } from "../api/http/security-headers";
+import { withPublicOrigin } from "../api/http/server-origin";
 import { drainGate } from "../api/http/drain-gate";
 import { requestMetrics } from "../api/http/request-metrics";
 import { requestTrace, traceUpgrade } from "../api/http/request-trace";
@@ -29,6 +30,8 @@ export interface PipelineOperations {
   draining?: () => boolean;
   /** What the browser security headers allow besides the service's own origin. */
   securityHeaders?: SecurityHeaderOptions;
+  /** `PUBLIC_URL`: the origin of the links the faces write, instead of the request's Host (server-origin.ts). */
+  publicUrl?: string;
 }
 
 /**
@@ -47,6 +50,7 @@ export function buildHttpApp(
   app.proxy = false;
   const mounts = faces.map((f) => f.mount).filter((m): m is FaceMount => m !== undefined);
   app.use(securityHeaders(ops.securityHeaders));
+  if (ops.publicUrl) app.use(withPublicOrigin(ops.publicUrl));
   app.use(requestId([accessLog(log), ...(ops.metrics ? [requestMetrics(ops.metrics)] : [])]));
   app.use(requestTrace(ops.spans));
   const markFace = faceMarker(mounts);

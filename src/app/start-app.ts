@@ -135,6 +135,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     spans: ops.spans,
     draining: () => readiness.draining,
     securityHeaders: { imageOrigins: tileOrigins(config.dashboard.tilesUrl) },
+    publicUrl: config.server.publicUrl,
   });
   const { server, url } = await listen(config, http);
   publicUrl ||= url;

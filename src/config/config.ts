@@ -97,8 +97,10 @@ export interface ServerConfig {
   bodyReadTimeoutMs: number;
   /**
    * The origin (and path prefix) clients reach the service at, without a trailing slash: the IRIs the
-   * service mints in its documents (the LDES stream and pages) start with it, whatever `Host` a request
-   * names. Env `PUBLIC_URL` (`https://traffic.example.org`); unset = the address the service listens on.
+   * service mints in its documents (the LDES stream and pages, a created @context's address, a report's
+   * media) start with it, whatever `Host` a request names. Env `PUBLIC_URL`
+   * (`https://traffic.example.org`); unset = the address the service listens on (LDES), the request's
+   * scheme and `Host` (the others).
    */
   publicUrl?: string;
 }

@@ -3,6 +3,7 @@ import type { Context } from "koa";
 import { REPORT_TYPES, type CitizenReport } from "../../domain/reports/report-model";
 import { AppError, badRequest } from "../../errors";
 import { readBody } from "../http/read-body";
+import { serverOrigin } from "../http/server-origin";
 import { withReporter } from "../rest/report-submission";
 import type { ReportsApi } from "../rest/reports-api";
 import { checker, requestAjv } from "../rest/request-validation";
@@ -85,7 +86,7 @@ export function registerOpen311Routes(router: Router, api: ReportsApi): void {
     const end = q.end_date ? Date.parse(q.end_date) : Infinity;
     if (Number.isNaN(start) || Number.isNaN(end))
       throw badRequest("start_date and end_date must be ISO 8601");
-    const base = ctx.origin;
+    const base = serverOrigin(ctx);
     ctx.body = (await api.review.all())
       .filter((r) => (!ids || ids.includes(r.id)) && (!codes || codes.includes(r.type)))
       .filter((r) => Date.parse(r.reportedAt) >= start && Date.parse(r.reportedAt) <= end)
@@ -94,7 +95,7 @@ export function registerOpen311Routes(router: Router, api: ReportsApi): void {
       .slice(0, 1000);
   });
   router.get("/requests/:id.json", async (ctx) => {
-    ctx.body = [request(await api.review.report(ctx.params.id), ctx.origin)];
+    ctx.body = [request(await api.review.report(ctx.params.id), serverOrigin(ctx))];
   });
   router.post("/requests.json", async (ctx) => {
     const { fields, files } = await postFields(ctx);
