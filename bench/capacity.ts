@@ -244,6 +244,13 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
       ),
     );
     return { rows, run };
+  } catch (e) {
+    // the service's last words (a fatal error goes to stderr, whatever LOG_LEVEL says)
+    const p = srv.child.proc;
+    say(
+      `  the service: exit ${p.exitCode ?? p.signalCode ?? "none"}; its last lines:\n${srv.child.tail.join("\n")}`,
+    );
+    throw e;
   } finally {
     await stopChild(srv.child, 300_000);
     if (process.env.BENCH_KEEP_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
