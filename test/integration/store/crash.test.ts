@@ -76,4 +76,74 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it(`keeps every acknowledged batch upsert large enough for the bulk path over ${ROUNDS} random SIGKILLs`, async () => {
+    // 600 entities of ~25 quads: past the store's bulk threshold, each batch replacing the same ids again
+    const ids = Array.from({ length: 600 }, (_, k) => `urn:ngsi-ld:Vehicle:bulk${k}`);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-crash-"));
+    let acked = -1;
+    let sent = 0;
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        const port = await freePort();
+        const child = await startServer(dataDir, port);
+        const base = `http://127.0.0.1:${port}`;
+        let stop = false;
+        let warmedUp!: () => void;
+        const warm = new Promise<void>((r) => (warmedUp = r));
+        // one writer, so each batch is acknowledged after the one before it
+        const writer = (async () => {
+          while (!stop) {
+            const n = sent++;
+            try {
+              const r = await http(
+                base,
+                "POST",
+                "/ngsi-ld/v1/entityOperations/upsert",
+                ids.map((id) => entity(id, n)),
+                { Link: linkTo(TEST_CONTEXT) },
+              );
+              if (r.status === 201 || r.status === 204) {
+                acked = n;
+                warmedUp();
+              }
+            } catch {
+              return; // connection reset by the kill
+            }
+          }
+        })();
+        await killDuring(child, [writer], () => (stop = true), 100, 1500, warm);
+      }
+      const port = await freePort();
+      const child = await startServer(dataDir, port);
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        expect(acked).to.be.at.least(0);
+        // every entity whole, at the last acknowledged batch or a later one the kill cut off unanswered
+        for (const id of [ids[0], ids[299], ids[599]]) {
+          const g = await http(base, "GET", `/ngsi-ld/v1/entities/${id}`, undefined, {
+            Link: linkTo(TEST_CONTEXT),
+          });
+          expect(g.status, id).to.equal(200);
+          const n = (g.body as { speed: { value: number } }).speed.value;
+          expect(n, id).to.be.at.least(acked);
+          expect(g.body).to.deep.equal(entity(id, n));
+        }
+        const count = await http(
+          base,
+          "GET",
+          "/ngsi-ld/v1/entities?type=Vehicle&count=true&limit=0",
+          undefined,
+          {
+            Link: linkTo(TEST_CONTEXT),
+          },
+        );
+        expect(count.headers.get("ngsild-results-count")).to.equal("600");
+      } finally {
+        child.kill("SIGKILL");
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
