@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { stopChild } from "./lib/child";
+import { processTicks } from "./lib/cpu-share";
 import { printProfiles } from "./lib/cpuprofile";
 import { batchUpsert, postEntities } from "./lib/http-scenarios";
 import { freshDataDir, startServer } from "./lib/server";
@@ -34,13 +35,6 @@ function threadTicks(pid: number): Map<string, { name: string; ticks: number }> 
     }
   }
   return out;
-}
-
-/** utime + stime ticks of the whole process `pid`, threads that have ended included. */
-function processTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(f[11]) + Number(f[12]);
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
 import net from "node:net";
+import { processTicks } from "./cpu-share";
 
 /**
  * A service under test running as a child process: start, wait for readiness, read its memory,
@@ -107,18 +108,6 @@ export function rssBytes(pid: number | undefined): number | undefined {
   }
 }
 
-/** CPU seconds (user + system) the process `pid` has used, or undefined. */
-export function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Waits until the process uses less than `cores` over `windowMs` (its background work done), at most
  * `timeoutMs`; resolves with the ms waited.
@@ -130,11 +119,11 @@ export async function waitUntilQuiet(
   timeoutMs = 900_000,
 ): Promise<number> {
   const t0 = performance.now();
-  while (performance.now() - t0 < timeoutMs) {
-    const before = cpuSeconds(pid);
+  while (pid !== undefined && performance.now() - t0 < timeoutMs) {
+    const before = processTicks(pid);
     await new Promise((r) => setTimeout(r, windowMs));
-    const after = cpuSeconds(pid);
-    if (before === undefined || after === undefined || (after - before) / (windowMs / 1000) < cores) break;
+    // ticks are 1/100 s: cores = ticks / (windowMs / 10)
+    if ((processTicks(pid) - before) / (windowMs / 10) < cores) break;
   }
   return performance.now() - t0;
 }

@@ -26,8 +26,11 @@ function machineBusy(): number {
   return cpu[0] + cpu[1] + cpu[2] + cpu[5] + cpu[6] + (cpu[7] ?? 0);
 }
 
-/** utime + stime of a process (`/proc/<pid>/stat`) or of one of its threads (`/proc/<pid>/task/<tid>/stat`). */
-function processTicks(pid: number, tid?: number): number {
+/**
+ * utime + stime of a process (`/proc/<pid>/stat`) or of one of its threads (`/proc/<pid>/task/<tid>/stat`),
+ * in ticks of 1/100 s; 0 once it has ended.
+ */
+export function processTicks(pid: number, tid?: number): number {
   try {
     const stat = readFileSync(
       tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,

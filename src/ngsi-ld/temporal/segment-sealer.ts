@@ -131,6 +131,7 @@ export class SegmentSealer {
    */
   private async sealReady(force: boolean, now: number, deadline: number): Promise<number> {
     const sliceMs = this.opts.sliceMs ?? SLICE_MS;
+    const pastDeadline = () => Date.now() >= Math.min(deadline, this.closingBy);
     let ready: DirtySegment[] = [];
     let written = 0;
     let looked = 0;
@@ -145,7 +146,7 @@ export class SegmentSealer {
         ready.push({ tenant, entity, start, v: s.v, touched: s.touched });
       }
       if (ready.length >= BATCH) {
-        if (Date.now() >= Math.min(deadline, this.closingBy)) return written;
+        if (pastDeadline()) return written;
         const n = await this.commitOrLog(ready);
         if (n === undefined) return written;
         written += n;
@@ -156,8 +157,7 @@ export class SegmentSealer {
         sliceStart = performance.now();
       }
     }
-    if (ready.length > 0 && Date.now() < Math.min(deadline, this.closingBy))
-      written += (await this.commitOrLog(ready)) ?? 0;
+    if (ready.length > 0 && !pastDeadline()) written += (await this.commitOrLog(ready)) ?? 0;
     return written;
   }
 

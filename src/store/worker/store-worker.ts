@@ -185,11 +185,7 @@ function handle(req: StoreRequest): Promise<void> | void {
       return commit(req.id, req.record, req.notifyApplied);
     case "read":
       // off this thread: the next requests (commits too) run while RocksDB reads
-      datasets.readGraphsAsync(req.tenant, req.graphs).then(
-        (value) => send({ id: req.id, ok: true, value }),
-        (e: unknown) => send({ id: req.id, ok: false, error: wireError(e) }),
-      );
-      return;
+      return reply(req.id, datasets.readGraphsAsync(req.tenant, req.graphs));
     case "select":
       return send({ id: req.id, ok: true, value: datasets.select(req.tenant, req.sparql) });
     case "tenants":

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +16,12 @@ const entity = (id: string, n: number) => ({
   location: { type: "GeoProperty", value: { type: "Point", coordinates: [106.6 + n / 1e6, 10.7] } },
 });
 
+/** The service as a child process on `dataDir`, and its address. */
+async function start(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  return { child: await startServer(dataDir, port), base: `http://127.0.0.1:${port}` };
+}
+
 /**
  * Acknowledged writes survive kill -9: the server runs as a child process, several concurrent clients write, the
  * process is SIGKILLed at a random moment, restarted, and every acknowledged entity is intact.
@@ -27,9 +34,7 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
     const acked = new Map<string, number>();
     try {
       for (let round = 0; round < ROUNDS; round++) {
-        const port = await freePort();
-        const child = await startServer(dataDir, port);
-        const base = `http://127.0.0.1:${port}`;
+        const { child, base } = await start(dataDir);
         let stop = false;
         // The random kill window opens once this round has acknowledged a few writes, so that a slow
         // (loaded) machine still kills mid-stream rather than before the first acknowledgement.
@@ -55,10 +60,8 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
         const clients = [0, 1, 2, 3, 4, 5].map(client);
         await killDuring(child, clients, () => (stop = true), 100, 700, warm);
       }
-      const port = await freePort();
-      const child = await startServer(dataDir, port);
+      const { child, base } = await start(dataDir);
       try {
-        const base = `http://127.0.0.1:${port}`;
         const health = await http(base, "GET", "/health");
         expect((health.body as { status: string }).status).to.equal("ok");
         expect(acked.size).to.be.greaterThan(10);
@@ -85,9 +88,7 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
     let sent = 0;
     try {
       for (let round = 0; round < ROUNDS; round++) {
-        const port = await freePort();
-        const child = await startServer(dataDir, port);
-        const base = `http://127.0.0.1:${port}`;
+        const { child, base } = await start(dataDir);
         let stop = false;
         let warmedUp!: () => void;
         const warm = new Promise<void>((r) => (warmedUp = r));
@@ -114,10 +115,8 @@ describe("crash safety: kill -9 loses no acknowledged write", function () {
         })();
         await killDuring(child, [writer], () => (stop = true), 100, 1500, warm);
       }
-      const port = await freePort();
-      const child = await startServer(dataDir, port);
+      const { child, base } = await start(dataDir);
       try {
-        const base = `http://127.0.0.1:${port}`;
         expect(acked).to.be.at.least(0);
         // every entity whole, at the last acknowledged batch or a later one the kill cut off unanswered
         for (const id of [ids[0], ids[299], ids[599]]) {

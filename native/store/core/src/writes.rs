@@ -401,11 +401,7 @@ mod tests {
         assert!(lines(&transaction).contains(&"<urn:e:1> <urn:r> \"row4\" <urn:i:1>".to_string()));
         assert!(lines(&transaction).contains(&"<urn:e:2> <urn:p> \"kept\" DEFAULT".to_string()));
         assert_eq!((a, b, c), (b, b, b));
-        assert_eq!(store_len(&transaction), 2 + 2 + 2 + 1);
-    }
-
-    fn store_len(s: &Store) -> usize {
-        s.len().unwrap()
+        assert_eq!(transaction.len().unwrap(), 2 + 2 + 2 + 1);
     }
 
     #[test]
