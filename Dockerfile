@@ -11,6 +11,7 @@ RUN npm ci --no-audit --no-fund && rm -rf /tmp/cargo-target
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY --from=build /app /app
-ENV PORT=1026 DATA_DIR=/data
+ENV PORT=1026 DATA_DIR=/data HEAP_MB=8192
 EXPOSE 1026
-CMD ["node", "dist/src/main.js"]
+# the V8 heap limit as `npm start` sets it (docs/configuration.md HEAP_MB)
+CMD ["sh", "-c", "exec node --max-old-space-size=${HEAP_MB} dist/src/main.js"]

@@ -42,7 +42,9 @@ export interface StartedServer {
  * e.g. `--trace-gc`); with `BENCH_SERVER_LOG=<file>` the service's output is appended to that file.
  */
 function serverNodeArgs(): string[] {
-  return (process.env.BENCH_SERVER_ARGS ?? "").split(" ").filter((a) => a !== "");
+  // the V8 heap limit `npm start` gives the service (docs/configuration.md HEAP_MB)
+  const heap = `--max-old-space-size=${process.env.HEAP_MB ?? "8192"}`;
+  return [heap, ...(process.env.BENCH_SERVER_ARGS ?? "").split(" ").filter((a) => a !== "")];
 }
 
 /** Starts the service and waits until GET /health answers 200. */
