@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { rssBytes, stopChild, waitFor200, waitUntilQuiet } from "./lib/child";
 import { entityId } from "./lib/entities";
-import { batchUpsert, getEntities } from "./lib/http-scenarios";
+import { batchUpsert, getEntities, NGSI } from "./lib/http-scenarios";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer, storeStats } from "./lib/server";
 import { readSettings, type Settings } from "./lib/settings";
@@ -16,7 +16,6 @@ import { readSettings, type Settings } from "./lib/settings";
  * `BENCH_CAPACITY_ENV` (`K=V,K=V`, e.g. `SPARQL_MAX_RUNNING=2`).
  */
 
-const NGSI = "/ngsi-ld/v1";
 const DC = "https://uri.etsi.org/ngsi-ld/default-context/";
 const MB = 1e6;
 const GB = 1e9;

@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { makeEntity } from "./lib/entities";
+import { LD_JSON, NGSI } from "./lib/http-scenarios";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer, type StartedServer } from "./lib/server";
 
@@ -13,8 +14,6 @@ import { freshDataDir, startServer, type StartedServer } from "./lib/server";
  *
  * Run: `node dist/bench/crash.js` (BENCH_CRASH_ROUNDS, default 5; BENCH_CRASH_WRITERS, default 16).
  */
-const NGSI = "/ngsi-ld/v1";
-const LD_JSON = { "content-type": "application/ld+json" };
 const ROUNDS = Number(process.env.BENCH_CRASH_ROUNDS ?? 5);
 const WRITERS = Number(process.env.BENCH_CRASH_WRITERS ?? 16);
 const say = (s: string): void => void process.stdout.write(`${s}\n`);

@@ -3,7 +3,7 @@ import { flags, withCpu } from "./lib/ceilings";
 import { constantRate, type ConstantRateResult } from "./lib/constant-rate";
 import type { CpuUse } from "./lib/cpu-share";
 import { settle } from "./lib/settle";
-import { batchUpsert, getLoad } from "./lib/http-scenarios";
+import { batchUpsert, getLoad, NGSI } from "./lib/http-scenarios";
 import { runLoad, type LoadResult } from "./lib/load";
 import { makeQueryEntities } from "./lib/query-entities";
 import { atLeast, below, info, type Row } from "./lib/report";
@@ -18,7 +18,6 @@ import { rmSync } from "node:fs";
  * raw figures for the JSON.
  */
 
-const NGSI = "/ngsi-ld/v1";
 const say = (x: string): void => void process.stdout.write(`${x}\n`);
 
 /** The rate at which type + q is to be answered with p99 < 20 ms (docs/performance.md). */

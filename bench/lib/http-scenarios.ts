@@ -7,8 +7,10 @@ import type { Settings } from "./settings";
  * load; all use pipelining 1 over loopback.
  */
 
-const NGSI = "/ngsi-ld/v1";
-const LD_JSON = { "content-type": "application/ld+json", accept: "application/json" };
+/** The NGSI-LD API's path prefix. */
+export const NGSI = "/ngsi-ld/v1";
+/** Headers of an NGSI-LD write whose body carries its @context. */
+export const LD_JSON = { "content-type": "application/ld+json", accept: "application/json" };
 
 /** Ids handed out to POST /entities; entity numbers below `next` were sent. */
 export interface IdCounter {
