@@ -12,7 +12,7 @@ export type GraphExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** A graph export under way: its text, and what to call once it is sent or given up. */
 export interface GraphExport {
-  chunks: Iterable<string>;
+  chunks: AsyncIterable<string>;
   done(ok: boolean): void;
 }
 

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { faceRouter } from "./face-router";
 import { registerBackupRoutes } from "../../api/backup/backup-routes";
 import { renderRestError } from "../../api/rest/rest-error";
@@ -21,7 +22,8 @@ export function backupFace(
   const router = faceRouter();
   registerBackupRoutes(router, {
     backup: () => backupArchive(storage, config.store.dataDir, log, beforeCut),
-    exportGraph: (tenant, format, history) => exportGraph(storage.store, log, tenant, format, history),
+    exportGraph: (tenant, format, history) =>
+      exportGraph(path.join(config.store.dataDir, "store"), log, tenant, format, history),
     failed: (what, e) => log.error(`${what} stream failed`, { error: e.message }),
   });
   return {

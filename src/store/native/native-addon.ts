@@ -28,6 +28,21 @@ export interface NativeQueryCancel {
   cancel(): void;
 }
 
+/**
+ * The N-Quads of a store's named graphs over one snapshot, taken by the first `next` or `nextAsync` (see
+ * NativeStore.dumpNamedGraphs); on RocksDB each graph's lines come together.
+ */
+export interface NativeGraphDump {
+  /** The next whole lines, about `maxBytes` of them, or null at the end (where the snapshot is let go). */
+  next(maxBytes: number): string | null;
+  /** `next` on a thread of its own at low priority; calls run one after the other. */
+  nextAsync(maxBytes: number): Promise<string | null>;
+  /** The quads of named graphs left out so far (under a skipped prefix). */
+  readonly skippedQuads: number;
+  /** Lets go of the snapshot before the end, at once: a `nextAsync` under way resolves null. */
+  close(): void;
+}
+
 /** One open store (a RocksDB folder shared by the threads of the process, or empty in memory). */
 export interface NativeStore {
   apply(ops: NativeWriteOp[], lenient?: boolean): number;
@@ -42,6 +57,8 @@ export interface NativeStore {
     graph: string | null,
     limit?: number,
   ): string;
+  /** Every named graph but those whose IRI starts with one of `skipPrefixes`, read chunk by chunk. */
+  dumpNamedGraphs(skipPrefixes: string[]): NativeGraphDump;
   countQuads(): number;
   countQuadsAsync(): Promise<number>;
   querySync(sparql: string, format: string, maxRows: number): NativeAnswer;

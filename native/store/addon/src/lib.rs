@@ -1,7 +1,7 @@
 //! The Node-API face of citygraph's store engine (`citygraph-store-core`): a `NativeStore` class over one
-//! RocksDB folder, SPARQL on threads of its own resolved as promises, and the process's malloc controls
-//! (docs/decisions/0019-native-store.md). Errors carry a code: `Refused` for the caller's input,
-//! `Cancelled` for a stopped query, `Failed` for the store.
+//! RocksDB folder, SPARQL on threads of its own resolved as promises, a dump of its named graphs, and the
+//! process's malloc controls (docs/decisions/0019-native-store.md). Errors carry a code: `Refused` for the
+//! caller's input, `Cancelled` for a stopped query, `Failed` for the store.
 
 mod malloc;
 mod promise;
@@ -11,7 +11,8 @@ use core::{CancellationToken, Store, StoreError, WriteKind};
 use napi::bindgen_prelude::*;
 use napi::Task;
 use napi_derive::napi;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 pub(crate) fn to_js(e: StoreError) -> Error {
     let code = match e {
@@ -220,6 +221,14 @@ impl NativeStore {
         })
     }
 
+    /// The N-Quads of every named graph except those whose IRI starts with one of `skipPrefixes`, read
+    /// chunk by chunk over one snapshot taken by the first `next` (a graph export: core `GraphDump`).
+    #[napi]
+    pub fn dump_named_graphs(&self, skip_prefixes: Vec<String>) -> Result<GraphDump> {
+        let dump = core::GraphDump::new(self.store()?.clone(), skip_prefixes);
+        Ok(GraphDump { stop: dump.stopper(), dump: Arc::new(Mutex::new(dump)) })
+    }
+
     /// Writes the memtables to synced SST files: every write applied before the call survives a crash.
     #[napi]
     pub fn flush(&self) -> Result<()> {
@@ -259,6 +268,58 @@ impl NativeStore {
         self.store = None;
         if let Some(p) = self.path.take() {
             core::release(&p);
+        }
+    }
+}
+
+/// The named graphs of a store over one snapshot (`NativeStore.dumpNamedGraphs`); it holds the snapshot,
+/// and the store open, until its end or `close`.
+#[napi]
+pub struct GraphDump {
+    dump: Arc<Mutex<core::GraphDump>>,
+    /// Ends a `nextAsync` under way without waiting for it (`close`).
+    stop: Arc<AtomicBool>,
+}
+
+fn next_chunk(dump: &Mutex<core::GraphDump>, max_bytes: u32) -> Result<Option<String>> {
+    let mut d = dump.lock().map_err(|e| to_js(StoreError::Failed(e.to_string())))?;
+    d.next_chunk(max_bytes as usize).map_err(to_js)
+}
+
+#[napi]
+impl GraphDump {
+    /// The next N-Quads lines, whole ones, about `maxBytes` of them, or null at the end.
+    #[napi]
+    pub fn next(&self, max_bytes: u32) -> Result<Option<String>> {
+        next_chunk(&self.dump, max_bytes)
+    }
+
+    /// `next` on a thread of its own at low priority: decoding the quads (a string-table read per IRI)
+    /// costs microseconds a quad, which an export of a large tenant would otherwise take from the caller.
+    /// Calls run one after the other.
+    #[napi(ts_return_type = "Promise<string | null>")]
+    pub fn next_async<'env>(&self, env: &'env Env, max_bytes: u32) -> Result<Object<'env>> {
+        let dump = self.dump.clone();
+        promise::spawn(env, "citygraph-export", move || {
+            promise::lower_priority();
+            next_chunk(&dump, max_bytes)
+        })
+    }
+
+    /// The quads of named graphs left out so far (under a skipped prefix).
+    #[napi(getter)]
+    pub fn skipped_quads(&self) -> Result<f64> {
+        let d = self.dump.lock().map_err(|e| to_js(StoreError::Failed(e.to_string())))?;
+        Ok(d.skipped() as f64)
+    }
+
+    /// Lets go of the snapshot before the end, at once, or for a `nextAsync` under way as it stops (a
+    /// few thousand quads later), without waiting for it.
+    #[napi]
+    pub fn close(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Ok(mut d) = self.dump.try_lock() {
+            d.close();
         }
     }
 }

@@ -6,7 +6,7 @@ use oxigraph::io::{RdfFormat, RdfParser};
 use oxigraph::model::{BlankNode, GraphName, GraphNameRef, NamedOrBlankNode, Quad, Term};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 use oxigraph::store::{Store, Transaction};
 
 /// What one operation of a write does to its graph.
@@ -50,12 +50,17 @@ pub const BULK_MIN_QUADS: usize = 10_000;
 /// its removals in one transaction, then its inserts through Oxigraph's bulk loader (sorted SST files
 /// ingested at once): several times faster than a transaction, which puts every key of every index
 /// into the memtable's skip list. The result is the same; a query that runs between the two steps may
-/// see the removed graphs gone and the new ones not yet there. If the bulk step fails after the
-/// removals were committed, the error says so ([`StoreError::Failed`]) and the store no longer holds
-/// a consistent state: the caller rebuilds it from its journal.
+/// see the removed graphs gone and the new ones not yet there (a graph dump does not: [`BULK_GATE`]). If
+/// the bulk step fails after the removals were committed, the error says so ([`StoreError::Failed`]) and
+/// the store no longer holds a consistent state: the caller rebuilds it from its journal.
 pub fn apply(store: &Store, ops: &[WriteOp], lenient: bool) -> Result<i64, StoreError> {
     apply_with(store, ops, lenient, BULK_MIN_QUADS)
 }
+
+/// Held for writing across the two steps of a bulk write, and for reading while a [`crate::GraphDump`]
+/// takes its snapshot: no dump starts between a write's removals and its inserts. One for the process,
+/// since the store worker applies its writes one at a time anyway.
+pub(crate) static BULK_GATE: RwLock<()> = RwLock::new(());
 
 /// [`apply`] with the bulk threshold given.
 pub fn apply_with(store: &Store, ops: &[WriteOp], lenient: bool, bulk_min_quads: usize) -> Result<i64, StoreError> {
@@ -122,6 +127,7 @@ type Pending = HashMap<GraphName, HashMap<NamedOrBlankNode, Vec<Quad>>>;
 
 /// The removals in one transaction, then the inserts that no later removal undid, in bulk.
 fn apply_bulk(store: &Store, ops: &[WriteOp], inserts: Vec<Vec<Quad>>) -> Result<i64, StoreError> {
+    let _gate = BULK_GATE.write().unwrap_or_else(|e| e.into_inner());
     let mut tx = store.start_transaction().map_err(StoreError::failed)?;
     let mut pending = Pending::new();
     let mut delta = 0i64;

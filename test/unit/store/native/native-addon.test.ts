@@ -98,4 +98,56 @@ describe("store/native addon", function () {
       s.close();
     }
   });
+
+  it("dumps the named graphs in chunks of whole lines, without the default graph or skipped ones", async () => {
+    const s = nativeAddon().NativeStore.open(dir);
+    try {
+      const quads = [
+        '<urn:a> <urn:p> "1" <urn:g:a> .',
+        '<urn:a> <urn:p> "2" <urn:g:a> .',
+        '<urn:b> <urn:p> "3" <urn:skip:b> .',
+        '<urn:c> <urn:p> "4" .',
+      ];
+      s.apply([{ op: "insertQuads", graph: "", triples: nt(quads.join("\n") + "\n") }]);
+      const sync = s.dumpNamedGraphs(["urn:skip:"]);
+      const chunks: string[] = [];
+      for (let c = sync.next(1); c !== null; c = sync.next(1)) chunks.push(c);
+      expect(
+        chunks.every((c) => /^[^\n]+\n$/.test(c)),
+        "one whole line each",
+      ).to.equal(true);
+      expect(chunks.sort()).to.deep.equal([quads[0] + "\n", quads[1] + "\n"]);
+      expect(sync.skippedQuads).to.equal(1);
+      const async = s.dumpNamedGraphs([]);
+      const all = (await async.nextAsync(1 << 20)) ?? "";
+      expect(all.split("\n").sort()).to.deep.equal(["", ...quads.slice(0, 3)]);
+      expect(await async.nextAsync(1 << 20)).to.equal(null);
+      const closed = s.dumpNamedGraphs([]);
+      closed.close();
+      expect(closed.next(100)).to.equal(null);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("closes a dump at once while a chunk is being read, which then ends", async () => {
+    const s = nativeAddon().NativeStore.open(dir);
+    try {
+      const left = Array.from(
+        { length: 100_000 },
+        (_, i) => `<urn:s> <urn:p> "${i}" <urn:skip:${i % 100}> .`,
+      );
+      s.apply([{ op: "insertQuads", graph: "", triples: nt(left.join("\n") + "\n") }]);
+      const d = s.dumpNamedGraphs(["urn:skip:"]);
+      const pending = d.nextAsync(1 << 20);
+      await new Promise((r) => setTimeout(r, 20)); // its thread walks the left-out graphs
+      const t0 = performance.now();
+      d.close();
+      expect(performance.now() - t0, "close waits for no chunk").to.be.lessThan(20);
+      expect(await pending).to.equal(null);
+      expect(d.skippedQuads).to.be.lessThan(100_000);
+    } finally {
+      s.close();
+    }
+  });
 });
