@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream } from "node:stream/web";
 import { restoreArchive } from "../src/store/backup/restore-archive";
-import { stopChild } from "./lib/child";
+import { download } from "./lib/backup-restore";
+import { stopChild, type Child } from "./lib/child";
 import { batchUpsert } from "./lib/http-scenarios";
 import { formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer, storeStats } from "./lib/server";
@@ -17,16 +15,13 @@ import { readSettings } from "./lib/settings";
  * /health = 200, quads against the original), and `GET /v1/admin/export` of the default tenant as gzip
  * N-Quads (time, size).
  */
-async function download(
-  url: string,
-  init: RequestInit,
-  file: string,
-): Promise<{ ms: number; bytes: number }> {
-  const t0 = performance.now();
-  const res = await fetch(url, init);
-  if (res.status !== 200 || !res.body) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
-  await pipeline(Readable.fromWeb(res.body as ReadableStream<Uint8Array>), fs.createWriteStream(file));
-  return { ms: performance.now() - t0, bytes: fs.statSync(file).size };
+/** The service's quad count once its background count is in (it reads -1 until then). */
+async function countedQuads(child: Child): Promise<unknown> {
+  for (;;) {
+    const quads = (await storeStats(child))?.quads;
+    if (quads !== -1) return quads;
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 async function main(): Promise<void> {
@@ -54,7 +49,7 @@ async function main(): Promise<void> {
     restoreArchive(archive, restored);
     const restoreMs = performance.now() - t0;
     srv = await startServer({ dataDir: restored });
-    const restoredQuads = (await storeStats(srv.child))?.quads;
+    const restoredQuads = await countedQuads(srv.child);
     Object.assign(run, { quads, restoredQuads, backup, export: exp, restoreMs, startMs: srv.healthMs });
     rows.push(
       info("backup", "time", backup.ms / 1000, "s", `${s.entities} entities, ${quads} quads`),

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { backupAndRestore } from "./lib/backup-restore";
 import { rssBytes, stopChild, waitFor200, waitUntilQuiet } from "./lib/child";
 import { entityId } from "./lib/entities";
 import { batchUpsert, getEntities, NGSI } from "./lib/http-scenarios";
@@ -12,7 +13,8 @@ import { readSettings, type Settings } from "./lib/settings";
  * (docs/decisions/0019-native-store.md). It fills a fresh DATA_DIR through the batch upsert, reads GET by
  * id at once (while the history is sealed and RocksDB compacts), waits for the service to settle, reads
  * GET by id, a type+q and a near query, restarts, sends the first SPARQL queries after the start (a
- * COUNT and a two-hop join), waits for /health/ready, and reads the RSS with SPARQL in use. Service environment from
+ * COUNT and a two-hop join), waits for /health/ready, reads the RSS with SPARQL in use, then takes an
+ * online backup, restores it and starts a second service on it. Service environment from
  * `BENCH_CAPACITY_ENV` (`K=V,K=V`, e.g. `SPARQL_MAX_RUNNING=2`).
  */
 
@@ -156,6 +158,15 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
     say(
       `  restart: /health ${(srv.healthMs / 1000).toFixed(1)} s, ready ${(readyMs / 1000).toFixed(1)} s; first COUNT ${(count.ms / 1000).toFixed(1)} s (${count.n}), two-hop ${twoHop.ms.toFixed(0)} ms (${twoHop.n}), COUNT again ${countAgain.ms.toFixed(0)} ms; RSS ${Math.round((rssStart ?? 0) / MB)} -> ${Math.round((rssSparql ?? 0) / MB)} MB`,
     );
+    const backup = await backupAndRestore(
+      srv.child.url,
+      env,
+      async (url) => (await sparqlOnce(url, CAPACITY_SPARQL.count)).n,
+    );
+    run.backup = backup;
+    say(
+      `  online backup ${(backup.backupMs / 1000).toFixed(1)} s (${(backup.archiveBytes / GB).toFixed(2)} GB); restored in ${(backup.restoreMs / 1000).toFixed(1)} s, ready ${(backup.readyMs / 1000).toFixed(1)} s, COUNT ${backup.count}`,
+    );
 
     const quads = Number(storeFill?.quads ?? NaN);
     rows.push(info(scenario, "batch upsert", fill.entitiesPerSec, "ent/s"));
@@ -230,6 +241,16 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
         twoHop.ms,
         "ms",
         `${twoHop.n} solutions; COUNT again ${countAgain.ms.toFixed(0)} ms`,
+      ),
+    );
+    rows.push(
+      below(
+        scenario,
+        "online backup",
+        backup.backupMs / 1000,
+        "s",
+        60,
+        `${(backup.archiveBytes / GB).toFixed(2)} GB; restore ${(backup.restoreMs / 1000).toFixed(1)} s, then ready in ${(backup.readyMs / 1000).toFixed(1)} s with COUNT ${backup.count} (${count.n} before)`,
       ),
     );
     rows.push(

@@ -14,8 +14,10 @@ import type { CompiledContext } from "../rdf/contexts/compiled-context";
 import { EntityIndex } from "../store/indexes/entity-index";
 import { GraphCache } from "../store/indexes/graph-cache";
 import { scanGraphs } from "../store/indexes/graph-scan";
+import { takeIndexImage } from "../store/indexes/index-image";
 import type { ContextParts } from "./contexts";
 import { fastEntityCodec } from "./entity-codec";
+import { loadIndexImage, saveIndexImage } from "./index-image";
 import type { Storage } from "./storage";
 
 /** The NGSI-LD model over the store: indexes derived from the graph, the repository and its services. */
@@ -32,12 +34,17 @@ export interface NgsiLdCore {
   coreContext: CompiledContext;
   /** True once the background scan has filled the attribute and geo indexes (a readiness check). */
   indexesFilled(): boolean;
+  /**
+   * At a clean stop, once the store is closed: writes the image of the entity, attribute and geo indexes
+   * for the next start (app/index-image.ts), if they are filled.
+   */
+  saveIndexImage(): void;
 }
 
 /**
- * Builds the entity index (before anything reads), the derived indexes (filled in the background by
- * one scan of every entity graph), the repository and the entity services, and registers each
- * derived index as a stage of the commit pipeline.
+ * Builds the entity index (before anything reads), the derived indexes (from the image a clean stop wrote,
+ * or else filled in the background by one scan of every entity graph), the repository and the entity
+ * services, and registers each derived index as a stage of the commit pipeline.
  */
 export async function buildNgsiLdCore(
   config: Config,
@@ -46,12 +53,24 @@ export async function buildNgsiLdCore(
   contexts: ContextParts,
   pipeline: CommitPipeline,
 ): Promise<NgsiLdCore> {
+  // a clean stop's image of the indexes, taken away now whether it is used or not (index-image.ts)
+  const image = takeIndexImage(config.store.dataDir);
   const index = new EntityIndex();
-  const idsStart = Date.now();
-  await index.rebuild(store);
-  log.info("entity index rebuilt", { entities: index.size(""), ms: Date.now() - idsStart });
-  pipeline.derive("entity index", (e) => index.apply(e));
   const geo = new GeoIndex();
+  const coreContext = await contexts.contexts.compiled(undefined);
+  const attrIndex = new AttributeIndex(
+    (t, id) => fastEntityCodec.fromTriples(t, id, coreContext),
+    coreContext,
+  );
+  const imaged = { index, attributes: attrIndex, geo };
+  let seq = (await store.stats()).lastSeq;
+  let filled = loadIndexImage(image, seq, imaged, log);
+  if (!filled) {
+    const idsStart = Date.now();
+    await index.rebuild(store);
+    log.info("entity index rebuilt", { entities: index.size(""), ms: Date.now() - idsStart });
+  }
+  pipeline.derive("entity index", (e) => index.apply(e));
   pipeline.derive("geo index", (e) => geo.apply(e));
   const discovery = new DiscoveryIndex(store, index);
   pipeline.derive("discovery index", (e) => discovery.apply(e));
@@ -59,26 +78,23 @@ export async function buildNgsiLdCore(
   pipeline.derive("graph cache", (e) => cache.apply(e));
   pipeline.derive("response cache", (e) => contexts.responses.apply(e));
   pipeline.derive("rendered entity cache", (e) => contexts.rendered.apply(e));
-  const coreContext = await contexts.contexts.compiled(undefined);
-  const attrIndex = new AttributeIndex(
-    (t, id) => fastEntityCodec.fromTriples(t, id, coreContext),
-    coreContext,
-  );
   pipeline.derive("attribute index", (e) => attrIndex.apply(e));
-  // One pass over every entity graph fills the attribute and geo indexes in the background: the service
-  // answers at once, queries wait for the attribute index (ready()) before they consult either index.
-  const scanStart = Date.now();
-  const scan = scanGraphs(store, (t) => index.ids(t), [attrIndex, geo], {
-    progress: (p) => log.info("derived indexes filling", p),
-  });
-  let filled = false;
-  attrIndex.fillingBy(scan).then(
-    () => {
-      filled = true;
-      log.info("derived indexes filled (attribute, geo)", { ms: Date.now() - scanStart });
-    },
-    (e: unknown) => log.error("derived index fill failed", { error: String(e) }),
-  );
+  pipeline.derive("derived indexes' seq", (e) => (seq = e.seq), true);
+  if (!filled) {
+    // One pass over every entity graph fills the attribute and geo indexes in the background: the service
+    // answers at once, queries wait for the attribute index (ready()) before they consult either index.
+    const scanStart = Date.now();
+    const scan = scanGraphs(store, (t) => index.ids(t), [attrIndex, geo], {
+      progress: (p) => log.info("derived indexes filling", p),
+    });
+    attrIndex.fillingBy(scan).then(
+      () => {
+        filled = true;
+        log.info("derived indexes filled (attribute, geo)", { ms: Date.now() - scanStart });
+      },
+      (e: unknown) => log.error("derived index fill failed", { error: String(e) }),
+    );
+  }
   const repo = new EntityRepository(store, index, fastEntityCodec, cache);
   const views = new EntityViewCache(repo, 5_000);
   pipeline.derive("entity view cache", (e) => views.apply(e));
@@ -94,5 +110,8 @@ export async function buildNgsiLdCore(
     batch: new BatchService(repo),
     coreContext,
     indexesFilled: () => filled,
+    saveIndexImage: () => {
+      if (filled) saveIndexImage(config.store.dataDir, seq, imaged, log);
+    },
   };
 }

@@ -107,7 +107,7 @@ export interface ServerConfig {
 
 /** The graph store and its files. */
 export interface StoreConfig {
-  /** Where the journal, snapshots and caches live. Env `DATA_DIR`, default ./data. */
+  /** Where the stores, journal, checkpoints and caches live. Env `DATA_DIR`, default ./data. */
   dataDir: string;
   /**
    * Free bytes of the disk holding DATA_DIR below which writes fail with 507, so that the journal and the

@@ -28,7 +28,7 @@ const graphOf = (entityId: string) => `${PERSONAL_GRAPH_PREFIX}${encodeURICompon
  * attributes of the domain's entities live in one internal named graph per entity under
  * `urn:citygraph:internal:personal:` in the default tenant, journaled like entities (a write resolves once
  * on disk) and, like every internal graph, never listed by NGSI-LD, never in its temporal history or
- * notifications, never loaded by the SPARQL replicas. The domain reads them back through GraphAccess;
+ * notifications, never in the tenant's public store that SPARQL reads. The domain reads them back through GraphAccess;
  * the traffic faces show them to the owner, operators and admins (docs/auth.md). A copy in memory answers
  * the reads. Without a store (tests) they are kept in memory only.
  */

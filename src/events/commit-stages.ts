@@ -17,9 +17,13 @@ export const COMMIT_STAGES = [
   { kind: "derived", name: "rendered entity cache", what: "rendered entities" },
   { kind: "derived", name: "attribute index", what: "attribute values for q filters" },
   { kind: "derived", name: "entity view cache", what: "entities as the query engine reads them" },
+  {
+    kind: "derived",
+    name: "derived indexes' seq",
+    what: "the last commit the derived indexes applied, for their image at a clean stop",
+  },
   { kind: "derived", name: "traffic projection", what: "the traffic domain's read models" },
   { kind: "derived", name: "live events (WebSocket, GraphQL)", what: "events for the push faces" },
-  { kind: "derived", name: "SPARQL replica", what: "the read replicas' change feed" },
   {
     kind: "derived",
     name: "personal data of deleted entities",

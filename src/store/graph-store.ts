@@ -92,16 +92,17 @@ export interface StoreStats {
   journalSyncSeconds: number;
 }
 
-/** A snapshot kept for a backup (GraphStore.holdSnapshot): every commit up to `seq`, in `files`. */
+/**
+ * A checkpoint kept for a backup (GraphStore.holdSnapshot): every commit up to `seq`, in `files`
+ * (docs/decisions/0019-native-store.md "Durability").
+ */
 export interface HeldSnapshot {
   seq: number;
   /** The store folder (`<dataDir>/store`). */
   dir: string;
-  /** The snapshot's files, relative to `dir`: the manifest, then one N-Quads file per tenant. */
+  /** The checkpoint's files, relative to `dir`: its manifest, then every RocksDB file of every store. */
   files: string[];
-  /** Each tenant's N-Quads file among `files`. */
-  tenants: { tenant: string; file: string }[];
-  /** Lets compactions (which delete older snapshots) run again. */
+  /** Lets compactions (which delete older checkpoints) run again. */
   release(): Promise<void>;
 }
 
@@ -138,7 +139,7 @@ export interface GraphStore {
   compact(): Promise<void>;
   /**
    * A consistent cut while writes go on: compacts (every commit acknowledged before the call is in the
-   * snapshot) and keeps that snapshot's files until `release`; later compactions wait until then.
+   * checkpoint) and keeps that checkpoint's files until `release`; later compactions wait until then.
    */
   holdSnapshot(): Promise<HeldSnapshot>;
   /** True if the worker answers and the journal is writable. */

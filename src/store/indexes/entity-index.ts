@@ -1,6 +1,18 @@
 import { isEntityGraph, type CommitEvent, type GraphStore } from "../graph-store";
+import { RefTable } from "./index-image";
 
 const RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+
+/**
+ * One tenant of the entity index in an image (index-image.ts): its ids in order, and each one's types as a
+ * reference into the distinct lists of types (most entities share theirs).
+ */
+export interface EntityIndexImage {
+  tenant: string;
+  ids: string[];
+  typeLists: string[][];
+  typeRefs: Int32Array;
+}
 
 /**
  * The id/type index (docs/design.md "Indexes beside the store, derived from it"): for every tenant, the
@@ -24,6 +36,29 @@ export class EntityIndex {
         if (list) list.push(t);
         else map.set(id, [t]);
       }
+    }
+  }
+
+  /** Every tenant as an image part (for a clean stop's index image). */
+  imageParts(): EntityIndexImage[] {
+    const out: EntityIndexImage[] = [];
+    for (const [tenant, map] of this.tenants) {
+      const lists = new RefTable<string[]>();
+      const typeRefs = new Int32Array(map.size);
+      let i = 0;
+      for (const types of map.values()) typeRefs[i++] = lists.ref(types.join("\n"), types);
+      out.push({ tenant, ids: [...map.keys()], typeLists: lists.values, typeRefs });
+    }
+    return out;
+  }
+
+  /** Replaces the index by the one of an image (a start after a clean stop). */
+  loadImage(parts: EntityIndexImage[]): void {
+    this.tenants.clear();
+    for (const p of parts) {
+      const map = this.tenantMap(p.tenant);
+      const lists = p.typeLists.map((l) => l.map(typeIri));
+      p.ids.forEach((id, i) => map.set(id, lists[p.typeRefs[i]].slice()));
     }
   }
 

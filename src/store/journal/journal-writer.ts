@@ -121,8 +121,7 @@ export class JournalWriter {
         try {
           // to the segment in use: nothing to do (a compaction with no commit since the last one)
           if (head.startSeq !== this.startSeq) {
-            // the old segment keeps its unused zeros until compaction deletes it (readers skip them);
-            // not cut here, since a reader beside the writer (the SPARQL replica) may be reading them
+            // the old segment keeps its unused zeros until compaction deletes it (replay skips them)
             await this.space.settle();
             fs.closeSync(this.fd);
             this.fd = openSegment(this.dir, head.startSeq);

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { AppError } from "../../errors";
 import { ntBlank, ntIri, ntLangLiteral, ntLiteral } from "../../rdf/ntriples/write";
 import { isGraphForm, queryFormOf } from "../../rdf/sparql-results";
@@ -13,7 +15,7 @@ import {
   type NativeWriteOp,
 } from "./native-addon";
 import { plainTriplesOf } from "./plain-view";
-import { listTenantFolders, tenantFolders } from "./tenant-folders";
+import { listTenantFolders, tenantFolders, tenantKey } from "./tenant-folders";
 
 /** A write as the datasets take it: N-Triples as text or UTF-8 bytes, or null to drop the graph. */
 export interface TextWrite {
@@ -62,9 +64,15 @@ export class NativeDatasets {
     return this.countsPending > 0 ? -1 : this.counted + this.delta;
   }
 
-  /** Counts each store's quads on threads of their own (a scan of RocksDB: seconds at a million entities). */
+  /**
+   * Counts each store's quads on threads of their own (a scan of RocksDB: seconds at a million entities),
+   * over snapshots taken at the call: the changes of writes applied before it (a journal replay, a store
+   * built from a snapshot) are in the count, so they are forgotten here and only later ones are added.
+   */
   countInBackground(onDone: (quads: number) => void): void {
     const all = [...this.stores.values()].flatMap((s) => [s.public, s.internal]);
+    this.delta = 0;
+    this.counted = 0;
     this.countsPending = all.length;
     if (all.length === 0) return onDone(this.quads);
     for (const s of all) {
@@ -199,6 +207,19 @@ export class NativeDatasets {
     await Promise.all(
       [...this.stores.values()].flatMap((s) => [s.public.flushAsync(), s.internal.flushAsync()]),
     );
+  }
+
+  /**
+   * A RocksDB checkpoint of every tenant's stores under `dir` (`<tenant key>/public`, `.../internal`),
+   * consistent at the call: RocksDB flushes the memtables, then links the table files.
+   */
+  checkpoint(dir: string): void {
+    for (const [tenant, s] of this.stores) {
+      const base = path.join(dir, tenantKey(tenant));
+      fs.mkdirSync(base, { recursive: true });
+      s.public.checkpoint(path.join(base, "public"));
+      s.internal.checkpoint(path.join(base, "internal"));
+    }
   }
 
   /** Lets go of every store handle. */

@@ -1,5 +1,3 @@
-import fs from "node:fs";
-
 /** Lines of one graph that follow each other in a snapshot file, as a slice of a buffer. */
 export interface GraphRun {
   graph: string;
@@ -7,7 +5,7 @@ export interface GraphRun {
   start: number;
   end: number;
   lines: number;
-  /** True on the last run of the bytes read at once (see {@link graphRunsOfFile}). */
+  /** True on the last run of the bytes read at once. */
   chunkEnd?: boolean;
 }
 
@@ -64,31 +62,4 @@ export function* graphRuns(chunks: Iterable<Uint8Array>, source: string): Genera
     carry = Buffer.from(buf.subarray(at));
   }
   if (carry.length) throw new Error(`snapshot ${source} does not end with a newline`);
-}
-
-/**
- * {@link graphRuns} of a snapshot file read into ONE buffer of `chunkBytes` (grown only for a line
- * longer than that), the partial last line moved to its front before the next read. A run's slice is
- * valid only until the run with `chunkEnd` has been handled: compaction copies kept lines this way
- * without a new buffer per chunk (docs/decisions/0002-memory-at-scale.md).
- */
-export function* graphRunsOfFile(file: string, chunkBytes = 8 * 1024 * 1024): Generator<GraphRun> {
-  const fd = fs.openSync(file, "r");
-  try {
-    let mem = Buffer.allocUnsafe(chunkBytes);
-    let carry = 0;
-    const cur: Current = { name: Buffer.alloc(0), graph: "" };
-    for (;;) {
-      if (carry === mem.length) mem = Buffer.concat([mem, Buffer.allocUnsafe(mem.length)]);
-      const n = fs.readSync(fd, mem, carry, mem.length - carry, null);
-      if (n === 0) break;
-      const len = carry + n;
-      const at = yield* runsIn(mem.subarray(0, len), cur, file);
-      mem.copyWithin(0, at, len);
-      carry = len - at;
-    }
-    if (carry) throw new Error(`snapshot ${file} does not end with a newline`);
-  } finally {
-    fs.closeSync(fd);
-  }
 }

@@ -3,9 +3,11 @@ import path from "node:path";
 import { writeFileDurably } from "../journal/journal-files";
 
 /**
- * The manifest naming the files of the current snapshot (docs/design.md "Durability is ours to build"). It is
- * written last and atomically: a snapshot exists only once the manifest names it, so a crash while
- * snapshot files are being written leaves the previous snapshot and its journal segments in charge.
+ * An N-Quads snapshot of the graph and the manifest naming its files: what an import writes into an empty
+ * store folder (docs/operations.md "Export and import"), and what data folders and backups of earlier
+ * versions hold. A start without stores or a checkpoint builds the stores from it; the first compaction
+ * after it writes a checkpoint (checkpoint-files.ts) and removes it. The manifest is written last and
+ * atomically: a snapshot exists only once the manifest names it.
  */
 export interface SnapshotManifest {
   version: 1;
@@ -48,11 +50,11 @@ export function writeManifest(dir: string, m: SnapshotManifest): void {
   writeFileDurably(path.join(dir, MANIFEST), JSON.stringify(m, null, 1));
 }
 
-/** Deletes snapshot files (and temp files) that the manifest does not name. */
+/** Deletes snapshot files (and temp files) that the manifest does not name; with no manifest, the manifest too. */
 export function removeStaleSnapshots(dir: string, keep: SnapshotManifest | undefined): void {
   const keepNames = new Set(keep?.tenants.map((t) => t.file) ?? []);
   for (const f of fs.readdirSync(dir)) {
-    if ((isSnapshotFile(f) && !keepNames.has(f)) || f === MANIFEST + ".tmp")
+    if ((isSnapshotFile(f) && !keepNames.has(f)) || f === MANIFEST + ".tmp" || (!keep && f === MANIFEST))
       fs.rmSync(path.join(dir, f), { force: true });
   }
 }

@@ -19,7 +19,7 @@ export type StoreRequest =
   | { id: number; op: "tenants" }
   | { id: number; op: "stats" }
   | { id: number; op: "compact" }
-  /** Compacts and keeps that snapshot's files until "release" (a consistent cut for a backup). */
+  /** Compacts and keeps that checkpoint's files until "release" (a consistent cut for a backup). */
   | { id: number; op: "hold" }
   | { id: number; op: "release" }
   | { id: number; op: "health" }

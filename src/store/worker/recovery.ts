@@ -5,6 +5,7 @@ import { describeRecovery } from "../journal/recovery-log";
 import { readAppliedMarker, removeNativeStores } from "../native/applied-marker";
 import { NativeDatasets } from "../native/native-datasets";
 import { NATIVE_DIR } from "../native/tenant-folders";
+import { latestCheckpoint, removeStaleCheckpoints, restoreCheckpoint } from "../snapshot/checkpoint-files";
 import { graphRuns } from "../snapshot/graph-runs";
 import { readChunks, readManifest, removeStaleSnapshots } from "../snapshot/snapshot-files";
 
@@ -27,36 +28,41 @@ const SNAPSHOT_BATCH_GRAPHS = 2000;
 /**
  * Start-up (docs/decisions/0019-native-store.md): the RocksDB stores are durable through the seq of their
  * marker, so only the journal after it is replayed. Without a marker (a new folder, a restored backup, a
- * folder of an earlier engine) the stores are built anew from the latest snapshot, then the journal after
- * the snapshot is replayed. Stray files of an interrupted compaction are removed first.
+ * write that failed part-way) the stores are built anew from the latest checkpoint, or else from an N-Quads
+ * snapshot (an import, a folder or backup of an earlier version), then the journal after it is replayed.
+ * Stray files of an interrupted compaction are removed first.
  */
 export function recover(dir: string, log: Log): Recovered {
   fs.mkdirSync(dir, { recursive: true });
-  const manifest = readManifest(dir);
+  const checkpoint = latestCheckpoint(dir);
+  removeStaleCheckpoints(dir, checkpoint?.name);
+  const manifest = checkpoint ? undefined : readManifest(dir);
   removeStaleSnapshots(dir, manifest);
+  const base = checkpoint?.seq ?? manifest?.seq ?? 0;
   const marker = readAppliedMarker(dir);
   if (marker !== undefined && fs.existsSync(path.join(dir, NATIVE_DIR))) {
     const t0 = Date.now();
     const datasets = new NativeDatasets(dir);
     log("info", "store opened", { seq: marker, tenants: datasets.tenants().length, ms: Date.now() - t0 });
     const r = replay(dir, datasets, marker, log);
-    if (!journalBehind(r.scan, marker, manifest?.seq ?? 0)) return r.recovered;
+    if (!journalBehind(r.scan, marker, base)) return r.recovered;
     // the journal lost records the stores had applied (damage): the journal is the record of truth
     log(
       "warn",
-      "store journal ends before what the stores applied; rebuilding them from snapshot and journal",
-      {
-        storesThrough: marker,
-        journalThrough: Math.max(r.scan.lastRecordSeq, manifest?.seq ?? 0),
-      },
+      "store journal ends before what the stores applied; rebuilding them from checkpoint and journal",
+      { storesThrough: marker, journalThrough: Math.max(r.scan.lastRecordSeq, base) },
     );
     datasets.close();
   }
   removeNativeStores(dir);
   const t0 = Date.now();
+  if (checkpoint) restoreCheckpoint(dir, checkpoint);
   const datasets = new NativeDatasets(dir);
   let from = 0;
-  if (manifest) {
+  if (checkpoint) {
+    from = checkpoint.seq;
+    log("info", "store built from its checkpoint", { seq: from, ms: Date.now() - t0 });
+  } else if (manifest) {
     let graphs = 0;
     for (const t of manifest.tenants)
       graphs += loadSnapshot(datasets, t.tenant, path.join(dir, t.file), t.file);
@@ -67,12 +73,12 @@ export function recover(dir: string, log: Log): Recovered {
 }
 
 /**
- * True when damage cut the journal below the stores' marker: the stores hold commits the journal (and so
- * the snapshots and backups made from it) no longer has.
+ * True when damage cut the journal below the stores' marker: the stores hold commits the journal and the
+ * checkpoint (or snapshot) at `baseSeq` no longer have.
  */
-function journalBehind(scan: JournalScan, marker: number, snapshotSeq: number): boolean {
+function journalBehind(scan: JournalScan, marker: number, baseSeq: number): boolean {
   if (scan.droppedBytes === 0 && !scan.setAside) return false;
-  return Math.max(scan.lastRecordSeq, snapshotSeq) < marker;
+  return Math.max(scan.lastRecordSeq, baseSeq) < marker;
 }
 
 /** Replays the journal after `from` into the stores, logging what it found. */

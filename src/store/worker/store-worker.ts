@@ -5,7 +5,7 @@ import type { StoreStats } from "../graph-store";
 import { JournalWriter } from "../journal/journal-writer";
 import { commitRecordWrites, type GraphWriteBytes, sealJournalRecord } from "../journal/record-codec";
 import { Compactor } from "../snapshot/compactor";
-import { MANIFEST_FILE, type SnapshotManifest } from "../snapshot/snapshot-files";
+import { checkpointFiles } from "../snapshot/checkpoint-files";
 import type {
   AppliedNotice,
   StoreMessage,
@@ -25,7 +25,7 @@ import { DiskGauge } from "../native/disk-gauge";
 
 /*
  * The store worker (docs/design.md "The store lives in a worker thread"): writes the RocksDB stores, owns
- * the journal and the snapshots (docs/decisions/0019-native-store.md). A commit is applied to the stores
+ * the journal and the checkpoints (docs/decisions/0019-native-store.md). A commit is applied to the stores
  * (one transaction per store, or refused with nothing applied), then its record is appended to the
  * journal (group commit), and it is acknowledged only after the record is on disk (O_DSYNC write).
  * Requests run in arrival order; reads see every commit applied before them.
@@ -117,7 +117,7 @@ function commit(id: number, wire: Uint8Array, notifyApplied?: boolean): void {
 
 /**
  * A write failed in RocksDB itself and may have left part of it applied: the stores no longer match the
- * journal, so no later commit is taken and the next start rebuilds them from snapshot and journal.
+ * journal, so no later commit is taken and the next start rebuilds them from checkpoint and journal.
  */
 function storesBroken(e: unknown): void {
   const message = e instanceof Error ? e.message : String(e);
@@ -167,11 +167,6 @@ function compactWhenDue(): void {
   } else quiet.arm();
 }
 
-/** The files of a held snapshot, relative to the store folder: its manifest first, then each tenant's N-Quads. */
-function heldFiles(m: SnapshotManifest): string[] {
-  return [MANIFEST_FILE, ...m.tenants.map((t) => t.file)];
-}
-
 function reply(id: number, p: Promise<unknown>): void {
   p.then(
     (value) => send({ id, ok: true, value }),
@@ -204,11 +199,7 @@ function handle(req: StoreRequest): Promise<void> | void {
     case "hold":
       return reply(
         req.id,
-        compactor.compactAndHold().then((m) => ({
-          seq: m.seq,
-          files: heldFiles(m),
-          tenants: m.tenants.map((t) => ({ tenant: t.tenant, file: t.file })),
-        })),
+        compactor.compactAndHold().then((c) => ({ seq: c.seq, files: checkpointFiles(dir, c) })),
       );
     case "release":
       compactor.release();
@@ -268,11 +259,11 @@ try {
     dir,
     journal,
     lastSeq: () => seq,
-    // records through `cut` are durable in the journal: make the stores durable and say so, so the next
-    // start replays only what follows
-    durableThrough: async (cut) => {
-      if (dead) return;
-      await datasets.flushInBackground();
+    flush: () => datasets.flushInBackground(),
+    checkpoint: (to) => datasets.checkpoint(to),
+    // records through `cut` are durable in the journal and the checkpoint flushed the stores: say so, so
+    // the next start replays only what follows
+    durableThrough: (cut) => {
       if (!dead && !closing) writeAppliedMarker(dir, cut);
     },
     log,

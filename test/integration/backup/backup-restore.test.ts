@@ -155,8 +155,18 @@ describe("backup and restore while 8 writers run", function () {
     const r = await runTool("restore", [archive], { DATA_DIR: restored });
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.match(/restored \d+ files/);
-    for (const f of ["store/manifest.json", "auth/signing-keys.json", "media/frame.jpg"])
+    for (const f of ["auth/signing-keys.json", "media/frame.jpg"])
       expect(fs.existsSync(path.join(restored, f)), f).to.equal(true);
+    // the store as a RocksDB checkpoint of every store, not the live folders
+    const store = fs.readdirSync(path.join(restored, "store"));
+    const checkpoint = store.find((f) => f.startsWith("checkpoint-")) ?? "";
+    expect(store, store.join()).to.not.include("native");
+    expect(fs.existsSync(path.join(restored, "store", checkpoint, "checkpoint.json")), checkpoint).to.equal(
+      true,
+    );
+    expect(fs.readdirSync(path.join(restored, "store", checkpoint, "default", "public"))).to.include(
+      "CURRENT",
+    );
     expect(fs.statSync(path.join(restored, "auth", "signing-keys.json")).mode & 0o777).to.equal(0o600);
     expect(fs.readdirSync(path.join(restored, "hosted-contexts"))).to.have.length(1);
   });

@@ -14,7 +14,7 @@ describe("commit pipeline", () => {
     pipeline.deliver("NGSI-LD notifications", { onCommit: () => ran.push("NGSI-LD notifications"), settled });
     pipeline.derive("traffic projection", () => ran.push("traffic projection"));
     pipeline.derive("entity index", () => ran.push("entity index"));
-    pipeline.derive("SPARQL replica", () => ran.push("SPARQL replica"), true);
+    pipeline.derive("derived indexes' seq", () => ran.push("derived indexes' seq"), true);
     let feed: ((e: ChangeEvent) => void) | undefined;
     const store: Pick<GraphStore, "onCommit"> = {
       onCommit: (l) => {
@@ -39,7 +39,7 @@ describe("commit pipeline", () => {
     });
     pipeline.derive("entity index", (e) => seen.push(`derived ${e.seq} ${e.change?.operation ?? "-"}`));
     pipeline.derive(
-      "SPARQL replica",
+      "derived indexes' seq",
       (e) => seen.push(`all graphs ${e.seq} ${e.change?.operation ?? "-"}`),
       true,
     );

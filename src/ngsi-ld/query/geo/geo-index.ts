@@ -4,6 +4,7 @@ import type { ChangeEvent } from "../../../events/change-event";
 import type { GraphStore } from "../../../store/graph-store";
 import { EntityIndex } from "../../../store/indexes/entity-index";
 import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
+import { RefTable } from "../../../store/indexes/index-image";
 import { attributeFacts, type AttributeFact } from "../../codec/attribute-facts";
 import { writtenEntity } from "../../entities/written-entity";
 import { geometryError } from "../../model/geojson";
@@ -29,6 +30,24 @@ class Item implements BBox {
   get geometry(): Geometry {
     return this.shape ?? ({ type: "Point", coordinates: [this.minX, this.minY] } as Geometry);
   }
+
+  /** True unless the instance is a 2-D Point kept as its box alone. */
+  hasShape(): boolean {
+    return this.shape !== undefined;
+  }
+}
+
+/**
+ * One tenant of the geo index in an image (store/indexes/index-image.ts): per item, the number of its
+ * entity in the entity index's image, its GeoProperty (a reference into `attributes`) and its box; the
+ * GeoJSON of the items that are not 2-D points.
+ */
+export interface GeoIndexImage {
+  attributes: string[];
+  entities: Int32Array;
+  attributeRefs: Int32Array;
+  boxes: Float64Array;
+  shapes: [number, Geometry][];
 }
 
 /** The GeoProperties of one tenant: an R-tree per expanded GeoProperty IRI, and each entity's items. */
@@ -60,6 +79,58 @@ export class GeoIndex implements GraphScanConsumer {
     let all = ids;
     if (!all) await (all = new EntityIndex()).rebuild(store);
     await scanGraphs(store, (tenant) => all.ids(tenant), [this]);
+  }
+
+  /**
+   * Every tenant as an image part; `numberOf` gives an id's number in the entity index's image (undefined:
+   * the indexes disagree, and there is no image).
+   */
+  imageParts(
+    numberOf: (tenant: string, id: string) => number | undefined,
+  ): [string, GeoIndexImage][] | undefined {
+    const out: [string, GeoIndexImage][] = [];
+    for (const [tenant, t] of this.tenants) {
+      const items = [...t.byEntity.values()].flat();
+      const attributes = new RefTable<string>();
+      const part: GeoIndexImage = {
+        attributes: attributes.values,
+        entities: new Int32Array(items.length),
+        attributeRefs: new Int32Array(items.length),
+        boxes: new Float64Array(items.length * 4),
+        shapes: [],
+      };
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        const n = numberOf(tenant, item.id);
+        if (n === undefined) return undefined;
+        part.entities[i] = n;
+        part.attributeRefs[i] = attributes.ref(item.attribute, item.attribute);
+        part.boxes.set([item.minX, item.minY, item.maxX, item.maxY], i * 4);
+        if (item.hasShape()) part.shapes.push([i, item.geometry]);
+      }
+      out.push([tenant, part]);
+    }
+    return out;
+  }
+
+  /** Replaces the index by the one of an image; `idsOf` gives a tenant's ids in the entity index's image. */
+  loadImage(parts: [string, GeoIndexImage][], idsOf: (tenant: string) => string[]): void {
+    this.tenants.clear();
+    for (const [tenant, p] of parts) {
+      const t = this.tenant(tenant);
+      const ids = idsOf(tenant);
+      const shapes = new Map(p.shapes);
+      const byAttr = new Map<string, Item[]>();
+      const names = p.attributes.map((a) => this.name(a));
+      for (let i = 0; i < p.entities.length; i++) {
+        const b = p.boxes.subarray(i * 4, i * 4 + 4);
+        const attribute = names[p.attributeRefs[i]];
+        const item = new Item(b[0], b[1], b[2], b[3], ids[p.entities[i]], attribute, shapes.get(i));
+        (byAttr.get(attribute) ?? byAttr.set(attribute, []).get(attribute)!).push(item);
+        this.remember(t, item);
+      }
+      for (const [attribute, items] of byAttr) this.tree(t, attribute).load(items);
+    }
   }
 
   /** {@link GraphScanConsumer}: starts from empty. */

@@ -6,4 +6,4 @@ export { DEFAULT_GEOPROPERTY, type GeoQuery, type GeoRel, type GeoRelName, type 
 export { parseGeoQuery, type GeoQueryParams, type ParseGeoQueryOptions } from "./parse-geo-query";
 export { matchesGeoQuery } from "./geo-predicates";
 export { geometryDistance } from "./geo-distance";
-export { GeoIndex } from "./geo-index";
+export { GeoIndex, type GeoIndexImage } from "./geo-index";

@@ -2,6 +2,7 @@ import type { CompiledContext } from "../../../rdf/contexts/compiled-context";
 import type { ChangeEvent } from "../../../events/change-event";
 import type { GraphStore } from "../../../store/graph-store";
 import { scanGraphs, type GraphScanConsumer } from "../../../store/indexes/graph-scan";
+import { RefTable } from "../../../store/indexes/index-image";
 import { writtenEntity } from "../../entities/written-entity";
 import { attributeNames, Entity, instancesOf, typesOf } from "../../model/entity";
 import type { AttributeInstance } from "../../model/normalize-attribute";
@@ -37,6 +38,19 @@ const INEXACT: Slot = Object.freeze({ exact: false, instances: [] });
  */
 function own(s: string): string {
   return s.length < 13 ? s : (" " + s).slice(1);
+}
+
+/**
+ * One tenant of the attribute index in an image (store/indexes/index-image.ts): entities by their number in
+ * the entity index's image, each one's types as a reference into distinct lists, the scopes of those that
+ * have some, and per attribute the numbers of its entities with their slots (`null` for the inexact slot).
+ */
+export interface AttributeIndexImage {
+  entities: Int32Array;
+  typeLists: string[][];
+  typeRefs: Int32Array;
+  scopes: [number, string[]][];
+  attrs: { iri: string; entities: Int32Array; slots: (Slot | null)[] }[];
 }
 
 /** One tenant's part of the index. */
@@ -82,6 +96,63 @@ export class TenantAttributeIndex {
     let t = this.typeNames.get(iri);
     if (t === undefined) this.typeNames.set(iri, (t = own(iri)));
     return t;
+  }
+
+  /**
+   * This tenant as an image part; `numberOf` gives an id's number in the entity index's image (undefined:
+   * the indexes disagree, and there is no image).
+   */
+  image(numberOf: (id: string) => number | undefined): AttributeIndexImage | undefined {
+    const entities = new Int32Array(this.entities.size);
+    const typeRefs = new Int32Array(this.entities.size);
+    const lists = new RefTable<string[]>();
+    const scopes: [number, string[]][] = [];
+    let i = 0;
+    for (const [id, e] of this.entities) {
+      const n = numberOf(id);
+      if (n === undefined) return undefined;
+      entities[i] = n;
+      typeRefs[i++] = lists.ref(e.types.join("\n"), e.types);
+      if (e.scopes.length) scopes.push([n, e.scopes]);
+    }
+    const attrs: AttributeIndexImage["attrs"] = [];
+    for (const [iri, m] of this.attrs) {
+      const nums = new Int32Array(m.size);
+      const slots: (Slot | null)[] = [];
+      let k = 0;
+      for (const [id, slot] of m) {
+        const n = numberOf(id);
+        if (n === undefined) return undefined;
+        nums[k++] = n;
+        slots.push(slot === INEXACT ? null : slot);
+      }
+      attrs.push({ iri, entities: nums, slots });
+    }
+    return { entities, typeLists: lists.values, typeRefs, scopes, attrs };
+  }
+
+  /** Fills this (empty) tenant from an image part; `ids` are the entity index image's ids. */
+  loadImage(p: AttributeIndexImage, ids: string[]): void {
+    const lists = p.typeLists.map((l) => l.map((t) => this.typeName(t)));
+    const entries = new Map<number, EntityEntry>();
+    p.entities.forEach((n, i) => {
+      const entry: EntityEntry = { types: lists[p.typeRefs[i]].slice(), attrs: [], scopes: [] };
+      entries.set(n, entry);
+      this.entities.set(ids[n], entry);
+      for (const t of entry.types) setOf(this.types, t).add(ids[n]);
+    });
+    for (const [n, scopes] of p.scopes) {
+      const entry = entries.get(n);
+      if (entry) entry.scopes = scopes;
+    }
+    for (const a of p.attrs) {
+      const m = new Map<string, Slot>();
+      this.attrs.set(a.iri, m);
+      a.entities.forEach((n, k) => {
+        m.set(ids[n], a.slots[k] ?? INEXACT);
+        entries.get(n)?.attrs.push(m);
+      });
+    }
   }
 
   /** Forgets entity `id`. */
@@ -188,6 +259,25 @@ export class AttributeIndex implements GraphScanConsumer {
   /** Resolves once the index answers for the whole graph (immediately unless a rebuild runs). */
   ready(): Promise<void> {
     return this.building;
+  }
+
+  /** Every tenant as an image part ({@link TenantAttributeIndex.image}); undefined if one cannot be. */
+  imageParts(
+    numberOf: (tenant: string, id: string) => number | undefined,
+  ): [string, AttributeIndexImage][] | undefined {
+    const out: [string, AttributeIndexImage][] = [];
+    for (const [name, t] of this.tenants) {
+      const part = t.image((id) => numberOf(name, id));
+      if (!part) return undefined;
+      out.push([name, part]);
+    }
+    return out;
+  }
+
+  /** Replaces the index by the one of an image; `idsOf` gives a tenant's ids in the entity index's image. */
+  loadImage(parts: [string, AttributeIndexImage][], idsOf: (tenant: string) => string[]): void {
+    this.tenants.clear();
+    for (const [name, part] of parts) this.tenant(name).loadImage(part, idsOf(name));
   }
 
   /** {@link GraphScanConsumer}: starts from empty. */

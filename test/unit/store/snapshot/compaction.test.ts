@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import type { GraphStore } from "../../../../src/store/graph-store";
+import { latestCheckpoint } from "../../../../src/store/snapshot/checkpoint-files";
 import { entityTriples, normalized, open, removeDir, segments, tempDir } from "../helpers";
 
 const triples = (i: number, v: string): string => entityTriples(`urn:e:${i}`, `${v}${i}`);
@@ -25,6 +26,18 @@ async function expectState(dir: string, ids: number[], v: string, gone: number[]
     ).to.deep.equal(gone.map(() => null));
     const rows = await store.select("acme", "SELECT ?o WHERE { GRAPH ?g { ?s ?p ?o } }");
     expect(rows).to.deep.equal([{ o: '"acme"' }]);
+    // the quad count of /health: counted once at the start, journal replay included only once
+    let quads = (await store.stats()).quads;
+    for (let i = 0; i < 100 && quads === -1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      quads = (await store.stats()).quads;
+    }
+    let counted = 0;
+    for (const tenant of ["", "acme"]) {
+      const all = "SELECT (COUNT(*) AS ?n) WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }";
+      for (const r of await store.select(tenant, all)) counted += Number(/^"(\d+)"/.exec(r.n)?.[1]);
+    }
+    expect(quads, "quads of /health").to.equal(counted);
   } finally {
     await store.close();
   }
@@ -38,26 +51,33 @@ function copyDir(from: string, to: string): void {
   fs.cpSync(from, to, { recursive: true });
 }
 
-describe("store/snapshots and compaction", () => {
+/** Removes the live RocksDB stores, so the next start rebuilds them from the checkpoint and the journal. */
+function loseStores(dir: string): void {
+  fs.rmSync(path.join(dir, "store", "native"), { recursive: true, force: true });
+}
+
+/** Waits up to 5 s for a checkpoint to appear; true if one did. */
+async function checkpointed(dir: string): Promise<boolean> {
+  const deadline = Date.now() + 5000;
+  while (!latestCheckpoint(path.join(dir, "store")) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+  return latestCheckpoint(path.join(dir, "store")) !== undefined;
+}
+
+describe("store/checkpoints and compaction", () => {
   let dir: string;
   beforeEach(() => (dir = tempDir()));
   afterEach(() => removeDir(dir));
 
-  it("compacts into a snapshot + fresh segment, and restarts to the same data", async () => {
+  it("compacts into a checkpoint + fresh segment, and restarts to the same data", async () => {
     const store = await open(dir);
     await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await commitRange(store, 0, 30, "a");
     await store.commit("", [{ graph: "urn:e:29", triples: null }]);
     await store.compact();
     const files = fs.readdirSync(path.join(dir, "store")).sort();
-    expect(files).to.deep.equal([
-      "journal-0000000000000033.log",
-      "manifest.json",
-      "native",
-      "snapshot-0000000000000032-default.nq",
-      "snapshot-0000000000000032-t61636d65.nq",
-    ]);
-    await commitRange(store, 30, 35, "a"); // after the snapshot: in the new segment
+    expect(files).to.deep.equal(["checkpoint-0000000000000032", "journal-0000000000000033.log", "native"]);
+    await commitRange(store, 30, 35, "a"); // after the checkpoint: in the new segment
     await store.close();
     await expectState(dir, [...Array(29).keys(), 30, 31, 32, 33, 34], "a", [29]);
     // again, so a second compaction replaces the first
@@ -65,13 +85,14 @@ describe("store/snapshots and compaction", () => {
     await commitRange(again, 0, 5, "b");
     await again.compact();
     await again.close();
-    const left = fs.readdirSync(path.join(dir, "store")).filter((f) => f.startsWith("snapshot-"));
-    expect(left).to.have.length(2);
-    expect(left.every((f) => f.includes("0000000000000042"))).to.equal(true);
+    const left = fs.readdirSync(path.join(dir, "store")).filter((f) => f.startsWith("checkpoint-"));
+    expect(left).to.deep.equal(["checkpoint-0000000000000042"]);
+    await expectState(dir, [0, 1, 2, 3, 4], "b", [29]);
+    loseStores(dir);
     await expectState(dir, [0, 1, 2, 3, 4], "b", [29]);
   });
 
-  it("keeps only the last write of a graph written several times, in one commit and across segments", async () => {
+  it("rebuilds lost stores from the checkpoint and the journal after it, last writes winning", async () => {
     const store = await open(dir);
     await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await store.commit("acme", [{ graph: "urn:y", triples: '<urn:y> <urn:p> "gone" .\n' }]);
@@ -80,27 +101,28 @@ describe("store/snapshots and compaction", () => {
       { graph: "urn:e:2", triples: triples(2, "x") },
       { graph: "urn:e:1", triples: triples(1, "c") },
     ]);
-    await store.compact(); // the first snapshot: later writes replace some of its graphs
+    await store.compact(); // the first checkpoint: later writes replace some of its graphs
     await store.commit("", [{ graph: "urn:e:2", triples: null }]);
     await store.commit("acme", [{ graph: "urn:y", triples: null }]);
     await commitRange(store, 3, 5, "x");
     await store.commit("", [{ graph: "urn:e:2", triples: triples(2, "c") }]);
     await commitRange(store, 3, 5, "c");
-    await store.compact();
     await store.close();
-    const text = (suffix: string): string =>
-      fs
-        .readdirSync(path.join(dir, "store"))
-        .filter((f) => f.endsWith(suffix))
-        .map((f) => fs.readFileSync(path.join(dir, "store", f), "utf8"))
-        .join("");
-    expect(text("-default.nq")).to.not.include('"x'); // no replaced write left in the snapshot
-    expect(text("-t61636d65.nq")).to.not.include("gone");
+    loseStores(dir);
+    await expectState(dir, [1, 2, 3, 4], "c");
+    const again = await open(dir);
+    try {
+      expect(await again.readGraphs("acme", ["urn:y"])).to.deep.equal([null]);
+      await again.compact();
+    } finally {
+      await again.close();
+    }
     expect(fs.readdirSync(path.join(dir, "store")).filter((f) => f.startsWith("journal-"))).to.have.length(1);
+    loseStores(dir);
     await expectState(dir, [1, 2, 3, 4], "c");
   });
 
-  it("writes each tenant's own graphs when the journal interleaves tenants (one output buffer)", async () => {
+  it("keeps each tenant's own graphs in the checkpoint when the journal interleaves tenants", async () => {
     const store = await open(dir);
     for (let i = 0; i < 6; i++) {
       const tenant = ["", "acme", "beta"][i % 3];
@@ -108,6 +130,7 @@ describe("store/snapshots and compaction", () => {
     }
     await store.compact();
     await store.close();
+    loseStores(dir);
     const again = await open(dir);
     try {
       for (let i = 0; i < 6; i++) {
@@ -129,25 +152,20 @@ describe("store/snapshots and compaction", () => {
     await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await commitRange(store, 0, 40, "a");
     // a close stops a running compaction: wait for this one to end first
-    const manifest = path.join(dir, "store", "manifest.json");
-    const deadline = Date.now() + 5000;
-    while (!fs.existsSync(manifest) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const done = await checkpointed(dir);
     await store.close();
-    expect(fs.existsSync(manifest)).to.equal(true);
+    expect(done).to.equal(true);
     expect(segments(dir)).to.have.length(1);
     await expectState(dir, [...Array(40).keys()], "a");
   });
 
   it("puts a due compaction off while commits keep coming, and compacts once they pause", async () => {
-    const manifest = path.join(dir, "store", "manifest.json");
     const store = await open(dir, { journalCompactBytes: 4000, compactQuietMs: 400 });
     try {
       await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
       await commitRange(store, 0, 40, "a"); // well past 4000 bytes, one commit right after the other
-      expect(fs.existsSync(manifest), "compacted during the burst").to.equal(false);
-      const deadline = Date.now() + 5000;
-      while (!fs.existsSync(manifest) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(fs.existsSync(manifest), "compacted after the pause").to.equal(true);
+      expect(latestCheckpoint(path.join(dir, "store")), "compacted during the burst").to.equal(undefined);
+      expect(await checkpointed(dir), "compacted after the pause").to.equal(true);
     } finally {
       await store.close();
     }
@@ -164,18 +182,15 @@ describe("store/snapshots and compaction", () => {
     try {
       await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
       await commitRange(store, 0, 80, "a");
-      const manifest = path.join(dir, "store", "manifest.json");
-      const deadline = Date.now() + 5000;
-      while (!fs.existsSync(manifest) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(fs.existsSync(manifest)).to.equal(true);
+      expect(await checkpointed(dir)).to.equal(true);
     } finally {
       await store.close();
     }
     await expectState(dir, [...Array(80).keys()], "a");
   });
 
-  it("loses nothing if killed at any step of a compaction", async () => {
-    // state before the compaction: a first snapshot, then more commits in the journal
+  it("loses nothing if killed at any step of a compaction, with the stores kept or lost", async () => {
+    // state before the compaction: a first checkpoint, then more commits in the journal
     const s1 = await open(dir);
     await s1.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await commitRange(s1, 0, 10, "a");
@@ -194,54 +209,55 @@ describe("store/snapshots and compaction", () => {
         expectState(d, [5, 6, 7, 8, 9, 10, 11, 12, 13, 14], "b").then(() =>
           expectState(d, [0, 1, 2, 3, 4], "a"),
         );
-      const stage = (
-        name: string,
-        make: (d: string) => void,
-      ): { name: string; make: (d: string) => void } => ({
-        name,
-        make,
-      });
+      const storeOf = (d: string): string => path.join(d, "store");
       const newFiles = fs
-        .readdirSync(path.join(after, "store"))
-        .filter((f) => !fs.existsSync(path.join(before, "store", f)));
-      const stages = [
+        .readdirSync(storeOf(after))
+        .filter((f) => !fs.existsSync(path.join(storeOf(before), f)));
+      const segment = newFiles.find((f) => f.startsWith("journal-")) ?? "";
+      const checkpoint = newFiles.find((f) => f.startsWith("checkpoint-")) ?? "";
+      expect(segment && checkpoint, newFiles.join()).to.not.equal("");
+      const stages: { name: string; make: (d: string) => void }[] = [
         // killed after the journal rotation: an empty new segment
-        stage("rotated", (d) =>
-          fs.copyFileSync(
-            path.join(after, "store", newFiles.find((f) => f.startsWith("journal-")) ?? ""),
-            path.join(d, "store", newFiles.find((f) => f.startsWith("journal-")) ?? ""),
-          ),
-        ),
-        // killed while writing a snapshot file: a half temp file
-        stage("half temp file", (d) =>
-          fs.writeFileSync(
-            path.join(d, "store", "snapshot-0000000000000021-default.nq.tmp"),
-            "<urn:e:1> <urn:p",
-          ),
-        ),
-        // killed after the snapshot files were renamed, before the manifest
-        stage("files, no manifest", (d) => {
-          for (const f of newFiles.filter((n) => n.startsWith("snapshot-")))
-            fs.copyFileSync(path.join(after, "store", f), path.join(d, "store", f));
-        }),
-        // killed after the manifest, before old segments and snapshots were deleted
-        stage("manifest, old files kept", (d) => {
-          for (const f of newFiles) fs.copyFileSync(path.join(after, "store", f), path.join(d, "store", f));
-          fs.copyFileSync(path.join(after, "store", "manifest.json"), path.join(d, "store", "manifest.json"));
-        }),
+        {
+          name: "rotated",
+          make: (d) => fs.copyFileSync(path.join(storeOf(after), segment), path.join(storeOf(d), segment)),
+        },
+        // killed while the checkpoint was written: a folder still named .tmp, without its manifest
+        {
+          name: "half checkpoint",
+          make: (d) => {
+            fs.cpSync(path.join(storeOf(after), checkpoint), path.join(storeOf(d), `${checkpoint}.tmp`), {
+              recursive: true,
+            });
+            fs.rmSync(path.join(storeOf(d), `${checkpoint}.tmp`, "checkpoint.json"));
+          },
+        },
+        // killed after the checkpoint's rename, before the marker and the removal of old files
+        {
+          name: "checkpoint, old files kept",
+          make: (d) => {
+            for (const f of newFiles)
+              fs.cpSync(path.join(storeOf(after), f), path.join(storeOf(d), f), { recursive: true });
+          },
+        },
       ];
       for (const s of stages) {
-        const d = tempDir();
-        try {
-          copyDir(before, d);
-          s.make(d);
-          await expectAll(d).catch((e: Error) => {
-            throw new Error(`stage "${s.name}": ${e.message}`);
-          });
-        } finally {
-          removeDir(d);
+        for (const lost of [false, true]) {
+          const d = tempDir();
+          try {
+            copyDir(before, d);
+            s.make(d);
+            if (lost) loseStores(d);
+            await expectAll(d).catch((e: Error) => {
+              throw new Error(`stage "${s.name}"${lost ? ", stores lost" : ""}: ${e.message}`);
+            });
+          } finally {
+            removeDir(d);
+          }
         }
       }
+      await expectAll(dir);
+      loseStores(dir);
       await expectAll(dir);
     } finally {
       removeDir(before);
@@ -249,14 +265,15 @@ describe("store/snapshots and compaction", () => {
     }
   });
 
-  it("keeps the blank nodes of different writes apart in the snapshot (one load call at start)", async () => {
+  it("keeps the blank nodes of different writes apart through checkpoints and a rebuild", async () => {
     const store = await open(dir);
     await store.commit("acme", [{ graph: "urn:x", triples: '<urn:x> <urn:p> "acme" .\n' }]);
     await commitRange(store, 0, 10, "a"); // every write labels its attribute nodes _:b0, _:b1
     await store.compact();
     await commitRange(store, 5, 15, "b");
-    await store.compact(); // merges the first snapshot with the journal
+    await store.compact();
     await store.close();
+    loseStores(dir);
     const again = await open(dir);
     try {
       const rows = await again.select(

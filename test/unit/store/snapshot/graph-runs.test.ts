@@ -1,8 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect } from "chai";
-import { graphRuns, graphRunsOfFile } from "../../../../src/store/snapshot/graph-runs";
+import { graphRuns } from "../../../../src/store/snapshot/graph-runs";
 
 describe("store/snapshot graph runs", () => {
   const text =
@@ -25,30 +22,5 @@ describe("store/snapshot graph runs", () => {
   it("refuses a line that does not end in a graph name, and a file cut mid-line", () => {
     expect(() => [...graphRuns([Buffer.from('<urn:a> <urn:p> "o" .\n')], "t")]).to.throw(/graph name/);
     expect(() => [...graphRuns([Buffer.from("<urn:a> <urn:p> <urn:o> <urn:g> .")], "t")]).to.throw(/newline/);
-  });
-
-  it("reads a file through one reused buffer, a line longer than the buffer included", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-runs-"));
-    try {
-      const file = path.join(dir, "s.nq");
-      fs.writeFileSync(file, text);
-      for (const size of [1, 5, 17, 40, 1024]) {
-        const seen: string[] = [];
-        const lines = new Map<string, number>();
-        let last = false;
-        for (const r of graphRunsOfFile(file, size)) {
-          seen.push(r.buf.toString("utf8", r.start, r.end)); // valid now, not after the next read
-          lines.set(r.graph, (lines.get(r.graph) ?? 0) + r.lines);
-          last = r.chunkEnd === true;
-        }
-        expect(seen.join(""), `buffer of ${size}`).to.equal(text);
-        expect(Object.fromEntries(lines)).to.deep.equal({ "urn:g1": 3, "urn:g2": 1 });
-        expect(last, "the last run ends its chunk").to.equal(true);
-      }
-      fs.writeFileSync(file, "<urn:a> <urn:p> <urn:o> <urn:g> .");
-      expect(() => [...graphRunsOfFile(file, 8)]).to.throw(/newline/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
