@@ -45,8 +45,9 @@ export function loadIndexImage(
 ): boolean {
   if (!image) return false;
   const { seq, build } = image.header;
-  if (build !== buildStamp() || seq !== lastSeq) {
-    log.info("index image not used", { seq, lastSeq, sameBuild: build === buildStamp() });
+  const sameBuild = build === buildStamp();
+  if (!sameBuild || seq !== lastSeq) {
+    log.info("index image not used", { seq, lastSeq, sameBuild });
     return false;
   }
   const t0 = Date.now();
