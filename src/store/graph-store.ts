@@ -100,7 +100,10 @@ export interface HeldSnapshot {
   seq: number;
   /** The store folder (`<dataDir>/store`). */
   dir: string;
-  /** The checkpoint's files, relative to `dir`: its manifest, then every RocksDB file of every store. */
+  /**
+   * The cut's files, relative to `dir`: the checkpoint's manifest, every RocksDB file of every store, then
+   * the journal segments a rebuild replays after it.
+   */
   files: string[];
   /** Lets compactions (which delete older checkpoints) run again. */
   release(): Promise<void>;

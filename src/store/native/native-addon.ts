@@ -66,7 +66,11 @@ export interface NativeStore {
   flush(): void;
   /** `flush` on a thread of its own. */
   flushAsync(): Promise<void>;
-  checkpoint(dir: string): void;
+  /**
+   * A RocksDB checkpoint in the new folder `dir`, on a thread of its own: it holds every write applied before
+   * the call, and perhaps some applied while it runs.
+   */
+  checkpoint(dir: string): Promise<void>;
   optimize(): void;
   readonly path: string | undefined;
   close(): void;

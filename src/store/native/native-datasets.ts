@@ -210,15 +210,17 @@ export class NativeDatasets {
   }
 
   /**
-   * A RocksDB checkpoint of every tenant's stores under `dir` (`<tenant key>/public`, `.../internal`),
-   * consistent at the call: RocksDB flushes the memtables, then links the table files.
+   * A RocksDB checkpoint of every tenant's stores under `dir` (`<tenant key>/public`, `.../internal`), on
+   * threads of their own: RocksDB flushes the memtables, then links the table files. It holds every write
+   * applied before the call, and perhaps some applied while it runs (a replay of the journal from the seq
+   * of the call rewrites those graphs to the same content: every record replaces whole graphs).
    */
-  checkpoint(dir: string): void {
-    for (const [tenant, s] of this.stores) {
+  async checkpoint(dir: string): Promise<void> {
+    for (const [tenant, s] of [...this.stores]) {
       const base = path.join(dir, tenantKey(tenant));
       fs.mkdirSync(base, { recursive: true });
-      s.public.checkpoint(path.join(base, "public"));
-      s.internal.checkpoint(path.join(base, "internal"));
+      await s.public.checkpoint(path.join(base, "public"));
+      await s.internal.checkpoint(path.join(base, "internal"));
     }
   }
 

@@ -60,11 +60,15 @@ export function removeStaleCheckpoints(storeDir: string, keep: string | undefine
  * Takes the checkpoint at `seq`: `take(dir)` writes the stores' RocksDB checkpoints under the (new) folder
  * `dir`; the manifest is written in it, and the folder keeps its `.tmp` name until {@link finishCheckpoint}.
  */
-export function startCheckpoint(storeDir: string, seq: number, take: (dir: string) => void): string {
+export async function startCheckpoint(
+  storeDir: string,
+  seq: number,
+  take: (dir: string) => Promise<void>,
+): Promise<string> {
   const tmp = path.join(storeDir, `${checkpointName(seq)}.tmp`);
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
-  take(tmp);
+  await take(tmp);
   const manifest: CheckpointManifest = { version: 1, seq, createdAt: new Date().toISOString() };
   writeFileDurably(path.join(tmp, CHECKPOINT_MANIFEST), JSON.stringify(manifest));
   return tmp;

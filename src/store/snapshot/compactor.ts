@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { JournalWriter } from "../journal/journal-writer";
-import { fsyncDir, listSegments } from "../journal/journal-files";
+import { fsyncDir, listSegments, segmentName } from "../journal/journal-files";
 import {
   type Checkpoint,
   finishCheckpoint,
@@ -9,19 +9,28 @@ import {
 } from "./checkpoint-files";
 import { removeStaleSnapshots } from "./snapshot-files";
 
+/** A cut held for a backup ({@link Compactor.compactAndHold}). */
+export interface HeldCut {
+  /** Every commit through `seq` is in the checkpoint or in `segments`, none after it. */
+  seq: number;
+  checkpoint: Checkpoint;
+  /** Names of the closed journal segments (in the store folder) to replay after the checkpoint. */
+  segments: string[];
+}
+
 /** What the compactor needs from the worker. */
 export interface CompactorHost {
   dir: string;
   journal: JournalWriter;
   /** Seq of the last commit applied to the datasets. */
   lastSeq(): number;
-  /**
-   * Flushes the stores' memtables on threads of their own, so that the checkpoint, taken on the store
-   * worker's thread, has little left to flush.
-   */
+  /** Flushes the stores' memtables on threads of their own, so that the checkpoint has little left to flush. */
   flush(): Promise<void>;
-  /** Writes a RocksDB checkpoint of every store under the new folder `dir`, consistent at the call. */
-  checkpoint(dir: string): void;
+  /**
+   * Writes a RocksDB checkpoint of every store under the new folder `dir`, off the store worker's thread:
+   * it holds every commit applied before the call, and perhaps some applied while it runs.
+   */
+  checkpoint(dir: string): Promise<void>;
   /**
    * Called once the journal is durable through `seq` and the checkpoint at `seq` is in place: every store
    * is durable through `seq` (the checkpoint flushed them).
@@ -32,12 +41,14 @@ export interface CompactorHost {
 
 /**
  * Compaction (docs/decisions/0019-native-store.md "Durability"), in an order that loses nothing if killed at
- * any point: (1) flush the stores in the background; (2) at the seq of the last applied commit, take a
- * checkpoint of every store into `checkpoint-<seq>.tmp` (on the store worker's thread, so no commit comes
- * between) and rotate the journal, so records up to `seq` are durable in old segments; (3) rename the
- * checkpoint's folder; (4) mark the stores durable through `seq`; only then (5) delete the old segments, the
- * older checkpoint and any N-Quads snapshot. Before (3), a rebuild uses the previous checkpoint and all
- * segments; after it, the new checkpoint and the new segment (old segments still present are skipped by seq).
+ * any point: (1) flush the stores in the background; (2) at the seq of the last applied commit, rotate the
+ * journal (so records up to `seq` are durable in old segments, later ones in the new segment) and take a
+ * checkpoint of every store into `checkpoint-<seq>.tmp`; (3) rename the checkpoint's folder; (4) mark the
+ * stores durable through `seq`; only then (5) delete the old segments, the older checkpoint and any N-Quads
+ * snapshot. Before (3), a rebuild uses the previous checkpoint and all segments; after it, the new checkpoint
+ * and the new segment (old segments still present are skipped by seq). Commits go on while the checkpoint is
+ * taken, so it may hold some after `seq`: the replay after `seq` writes their graphs again, to the same
+ * content, as every record replaces whole graphs.
  */
 export class Compactor {
   private running: Promise<void> | undefined;
@@ -75,14 +86,19 @@ export class Compactor {
   }
 
   /**
-   * Runs a compaction and keeps its checkpoint: no later compaction starts (and so none deletes its files)
-   * until {@link release}. Resolves with that checkpoint (a consistent cut at its seq).
+   * Runs a compaction and keeps its files: no later compaction starts (and so none deletes them) until
+   * {@link release}. Resolves with a consistent cut at `seq`: the checkpoint, and when commits came while
+   * it was taken (it may hold some of them, whole or in part), the journal segment of those commits,
+   * closed by a rotation at `seq`, which a rebuild from the checkpoint replays.
    */
-  compactAndHold(): Promise<Checkpoint> {
+  compactAndHold(): Promise<HeldCut> {
     return this.queue(async () => {
       const checkpoint = await this.run();
       this.gate = new Promise((resolve) => (this.openGate = resolve));
-      return checkpoint;
+      const seq = this.host.lastSeq();
+      if (seq === checkpoint.seq) return { seq, checkpoint, segments: [] };
+      await this.host.journal.rotate(seq + 1);
+      return { seq, checkpoint, segments: [segmentName(checkpoint.seq + 1)] };
     });
   }
 
@@ -115,10 +131,13 @@ export class Compactor {
     const t0 = Date.now();
     await this.host.flush();
     if (this.stopped) throw new Error("the store is closing");
+    // the seq and the rotation in one step of the store worker, before its next commit
     const seq = this.host.lastSeq();
-    startCheckpoint(dir, seq, (tmp) => this.host.checkpoint(tmp));
-    const tookMs = Date.now() - t0;
-    await journal.rotate(seq + 1);
+    const rotated = journal.rotate(seq + 1);
+    const t1 = Date.now();
+    await startCheckpoint(dir, seq, (tmp) => this.host.checkpoint(tmp));
+    const tookMs = Date.now() - t1;
+    await rotated;
     const checkpoint = finishCheckpoint(dir, seq);
     this.host.durableThrough?.(seq);
     for (const s of listSegments(dir)) if (s.startSeq <= seq) fs.rmSync(s.file, { force: true });

@@ -199,7 +199,9 @@ function handle(req: StoreRequest): Promise<void> | void {
     case "hold":
       return reply(
         req.id,
-        compactor.compactAndHold().then((c) => ({ seq: c.seq, files: checkpointFiles(dir, c) })),
+        compactor
+          .compactAndHold()
+          .then((c) => ({ seq: c.seq, files: [...checkpointFiles(dir, c.checkpoint), ...c.segments] })),
       );
     case "release":
       compactor.release();

@@ -244,10 +244,15 @@ impl NativeStore {
         })
     }
 
-    /// An online backup: a RocksDB checkpoint in `dir` (a new folder), consistent at the call.
-    #[napi]
-    pub fn checkpoint(&self, dir: String) -> Result<()> {
-        self.store()?.backup(dir).map_err(|e| to_js(StoreError::Failed(e.to_string())))
+    /// An online backup: a RocksDB checkpoint in `dir` (a new folder), taken on a thread of its own while
+    /// the caller goes on applying writes. It holds every write applied before the call, and perhaps some
+    /// applied during it.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn checkpoint<'env>(&self, env: &'env Env, dir: String) -> Result<Object<'env>> {
+        let store = self.store()?.clone();
+        promise::spawn(env, "citygraph-checkpoint", move || {
+            store.backup(dir).map_err(|e| to_js(StoreError::Failed(e.to_string())))
+        })
     }
 
     /// Compacts RocksDB's levels, giving back the disk of deleted data.

@@ -71,6 +71,49 @@ describe("store: holdSnapshot, a checkpoint kept for a backup", () => {
     ).to.equal(false);
   });
 
+  it("holds a cut at its seq while writers commit during the checkpoint", async () => {
+    let holding = true;
+    const acked = new Map<number, { graph: string; n: number }>();
+    const writer = async (w: number): Promise<void> => {
+      for (let n = 0; holding; n++) {
+        const graph = `urn:w${w}:${n % 5}`;
+        acked.set(await store.commit("", [{ graph, triples: triples(n) }]), { graph, n });
+      }
+    };
+    const writers = [0, 1, 2, 3].map(writer);
+    await new Promise((r) => setTimeout(r, 50));
+    const held = await store.holdSnapshot();
+    holding = false;
+    await Promise.all(writers);
+    const checkpointSeq = Number(/^checkpoint-(\d+)\//.exec(held.files[0])?.[1]);
+    expect(held.seq, "commits came while the checkpoint was taken").to.be.greaterThan(checkpointSeq);
+    expect(held.files.at(-1)).to.equal(`journal-${String(checkpointSeq + 1).padStart(16, "0")}.log`);
+
+    // what the cut must hold: each graph's last write with seq <= held.seq
+    const expected = new Map<string, string>();
+    for (const [seq, w] of [...acked].sort((a, b) => a[0] - b[0]))
+      if (seq <= held.seq) expected.set(w.graph, triples(w.n));
+    const copy = tempDir();
+    try {
+      for (const f of held.files) {
+        const to = path.join(copy, "store", f);
+        fs.mkdirSync(path.dirname(to), { recursive: true });
+        fs.copyFileSync(path.join(held.dir, f), to);
+      }
+      await held.release();
+      const restored = await open(copy);
+      try {
+        const graphs = [...expected.keys()];
+        expect(await restored.readGraphs("", graphs)).to.deep.equal(graphs.map((g) => expected.get(g)));
+        expect((await restored.stats()).lastSeq, "the restored store's seq").to.equal(held.seq);
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      removeDir(copy);
+    }
+  });
+
   it("closes while a snapshot is held", async () => {
     await store.commit("", [{ graph: "urn:g", triples: triples(1) }]);
     await store.holdSnapshot();
