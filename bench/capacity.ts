@@ -165,7 +165,7 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
     );
     run.backup = backup;
     say(
-      `  online backup ${(backup.backupMs / 1000).toFixed(1)} s (${(backup.archiveBytes / GB).toFixed(2)} GB); restored in ${(backup.restoreMs / 1000).toFixed(1)} s, ready ${(backup.readyMs / 1000).toFixed(1)} s, COUNT ${backup.count}`,
+      `  online backup ${(backup.backupMs / 1000).toFixed(1)} s (${(backup.archiveBytes / GB).toFixed(2)} GB); restored in ${(backup.restoreMs / 1000).toFixed(1)} s, /health ${(backup.healthMs / 1000).toFixed(1)} s, ready ${(backup.readyMs / 1000).toFixed(1)} s, COUNT ${backup.count}`,
     );
 
     const quads = Number(storeFill?.quads ?? NaN);
@@ -250,7 +250,7 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
         backup.backupMs / 1000,
         "s",
         60,
-        `${(backup.archiveBytes / GB).toFixed(2)} GB; restore ${(backup.restoreMs / 1000).toFixed(1)} s, then ready in ${(backup.readyMs / 1000).toFixed(1)} s with COUNT ${backup.count} (${count.n} before)`,
+        `${(backup.archiveBytes / GB).toFixed(2)} GB; restore ${(backup.restoreMs / 1000).toFixed(1)} s, then /health in ${(backup.healthMs / 1000).toFixed(1)} s with COUNT ${backup.count} (${count.n} before), ready in ${(backup.readyMs / 1000).toFixed(1)} s`,
       ),
     );
     rows.push(

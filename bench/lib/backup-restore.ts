@@ -28,7 +28,9 @@ export interface BackupRestore {
   archiveBytes: number;
   /** The archive checked and written into an empty folder (the restore tool's work). */
   restoreMs: number;
-  /** A service started on the restored folder: until `/health/ready`. */
+  /** A service started on the restored folder: until `/health` answers (SPARQL answers from then on). */
+  healthMs: number;
+  /** ... and until `/health/ready` (its indexes filled); NaN when not within `readyWaitMs`. */
   readyMs: number;
   /** What `count` gives on the restored service. */
   count: number;
@@ -37,12 +39,14 @@ export interface BackupRestore {
 /**
  * An online backup of the running service at `url` (docs/operations.md "Backup and restore"), then the
  * restore of that archive into an empty folder and a service started on it, each timed. `count` is asked
- * of the restored service (e.g. a SPARQL COUNT of the entities) to show the graph came back.
+ * of the restored service (e.g. a SPARQL COUNT of the entities) once it answers `/health`, to show the
+ * graph came back; then it is given `readyWaitMs` to be ready.
  */
 export async function backupAndRestore(
   url: string,
   env: Record<string, string>,
   count: (url: string) => Promise<number>,
+  readyWaitMs = 1_800_000,
 ): Promise<BackupRestore> {
   const work = mkdtempSync(path.join(os.tmpdir(), "citygraph-bench-backup-"));
   const restored = freshDataDir();
@@ -57,9 +61,19 @@ export async function backupAndRestore(
 
     const srv = await startServer({ dataDir: restored, env, timeoutMs: 1_800_000 });
     try {
-      const readyMs = (await waitFor200(srv.child, "/health/ready", 1_800_000)) - srv.child.spawnedAt;
       const n = await count(srv.child.url);
-      return { backupMs: backup.ms, archiveBytes: backup.bytes, restoreMs, readyMs, count: n };
+      const readyMs = await waitFor200(srv.child, "/health/ready", readyWaitMs).then(
+        (at) => at - srv.child.spawnedAt,
+        () => NaN,
+      );
+      return {
+        backupMs: backup.ms,
+        archiveBytes: backup.bytes,
+        restoreMs,
+        healthMs: srv.healthMs,
+        readyMs,
+        count: n,
+      };
     } finally {
       await stopChild(srv.child, 300_000);
     }

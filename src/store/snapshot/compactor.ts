@@ -4,6 +4,7 @@ import { fsyncDir, listSegments, segmentName } from "../journal/journal-files";
 import {
   type Checkpoint,
   finishCheckpoint,
+  latestCheckpoint,
   removeStaleCheckpoints,
   startCheckpoint,
 } from "./checkpoint-files";
@@ -133,6 +134,8 @@ export class Compactor {
     if (this.stopped) throw new Error("the store is closing");
     // the seq and the rotation in one step of the store worker, before its next commit
     const seq = this.host.lastSeq();
+    const latest = latestCheckpoint(dir);
+    if (latest?.seq === seq) return latest; // no commit since the last checkpoint: it is the cut
     const rotated = journal.rotate(seq + 1);
     const t1 = Date.now();
     await startCheckpoint(dir, seq, (tmp) => this.host.checkpoint(tmp));

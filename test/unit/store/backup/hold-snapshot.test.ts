@@ -114,6 +114,17 @@ describe("store: holdSnapshot, a checkpoint kept for a backup", () => {
     }
   });
 
+  it("holds the same checkpoint again when nothing was committed since", async () => {
+    await store.commit("", [{ graph: "urn:g", triples: triples(1) }]);
+    const first = await store.holdSnapshot();
+    await first.release();
+    const second = await store.holdSnapshot();
+    expect(second.seq).to.equal(first.seq);
+    expect(second.files).to.deep.equal(first.files);
+    for (const f of second.files) expect(fs.existsSync(path.join(second.dir, f)), f).to.equal(true);
+    await second.release();
+  });
+
   it("closes while a snapshot is held", async () => {
     await store.commit("", [{ graph: "urn:g", triples: triples(1) }]);
     await store.holdSnapshot();
