@@ -1,10 +1,19 @@
 import { expect } from "chai";
 import fs from "node:fs";
 import path from "node:path";
-import type { GraphStore } from "../../../../src/store/graph-store";
+import type { GraphStore, HeldSnapshot } from "../../../../src/store/graph-store";
 import { open, removeDir, tempDir } from "../helpers";
 
 const triples = (n: number) => `<urn:s> <urn:p> "${n}" .\n`;
+
+/** Copies the held files into the store folder of the data folder `to`, as a backup restores them. */
+function copyHeld(held: HeldSnapshot, to: string): void {
+  for (const f of held.files) {
+    const file = path.join(to, "store", f);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.copyFileSync(path.join(held.dir, f), file);
+  }
+}
 
 describe("store: holdSnapshot, a checkpoint kept for a backup", () => {
   let dir: string;
@@ -40,11 +49,7 @@ describe("store: holdSnapshot, a checkpoint kept for a backup", () => {
     await store.commit("", [{ graph: "urn:g0", triples: triples(100) }]);
     const copy = tempDir();
     try {
-      for (const f of held.files) {
-        const to = path.join(copy, "store", f);
-        fs.mkdirSync(path.dirname(to), { recursive: true });
-        fs.copyFileSync(path.join(held.dir, f), to);
-      }
+      copyHeld(held, copy);
       const restored = await open(copy);
       try {
         const got = await restored.readGraphs("", ["urn:g0", "urn:g4"]);
@@ -95,11 +100,7 @@ describe("store: holdSnapshot, a checkpoint kept for a backup", () => {
       if (seq <= held.seq) expected.set(w.graph, triples(w.n));
     const copy = tempDir();
     try {
-      for (const f of held.files) {
-        const to = path.join(copy, "store", f);
-        fs.mkdirSync(path.dirname(to), { recursive: true });
-        fs.copyFileSync(path.join(held.dir, f), to);
-      }
+      copyHeld(held, copy);
       await held.release();
       const restored = await open(copy);
       try {
