@@ -1,4 +1,5 @@
 import type { Logger } from "../log/logger";
+import type { GraphStore } from "../store/graph-store";
 import type { AttributeIndex, AttributeIndexImage } from "../ngsi-ld/query/index/attribute-index";
 import type { GeoIndex, GeoIndexImage } from "../ngsi-ld/query/geo";
 import type { EntityIndex, EntityIndexImage } from "../store/indexes/entity-index";
@@ -34,20 +35,67 @@ export function saveIndexImage(dataDir: string, seq: number, idx: ImagedIndexes,
 }
 
 /**
- * Fills the indexes from `image` if it was written by this build at `lastSeq`, the seq the store holds now;
- * returns whether it did. Any other image is left unused (the caller reads every graph instead).
+ * Writes the image while the service runs, so that a start after a crash need not read every graph: such a
+ * start can use an image at or after the seq its journal replay begins after (StoreStats.durableSeq), which
+ * a compaction moves on. Every `everyMs` it writes one if the indexes are filled and the image on disk (if
+ * any, from this run) is older than that seq; a clean stop writes the last one.
  */
-export function loadIndexImage(
+export class ImageRefresher {
+  private readonly timer: NodeJS.Timeout | undefined;
+  /** Seq of the image this run wrote last (-1: none). */
+  private written = -1;
+
+  constructor(
+    everyMs: number,
+    private readonly store: Pick<GraphStore, "stats">,
+    /** The seq the indexes have applied, or undefined while they are being filled. */
+    private readonly indexedSeq: () => number | undefined,
+    private readonly save: () => void,
+  ) {
+    if (everyMs > 0) {
+      this.timer = setInterval(() => void this.tick().catch(() => undefined), everyMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes an image if the one on disk cannot serve a start after a crash. */
+  async tick(): Promise<void> {
+    const { durableSeq } = await this.store.stats();
+    const seq = this.indexedSeq();
+    if (seq === undefined || (this.written >= durableSeq && this.written >= 0) || seq === this.written)
+      return;
+    this.save();
+    this.written = seq;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}
+
+/** Entity graphs read per store request while the indexes are brought up to date after an image. */
+const TOP_UP_BATCH = 500;
+
+/**
+ * Fills the indexes from `image` if this build wrote it and the store holds its seq or a later one it can
+ * account for: the same seq, or a start whose journal replay began at or before the image's seq (the
+ * graphs replayed after it are then read again and applied, as the change feed would have). Returns
+ * whether it did; any other image is left unused (the caller reads every graph instead).
+ */
+export async function loadIndexImage(
   image: IndexImage | undefined,
-  lastSeq: number,
+  store: Pick<GraphStore, "stats" | "readGraphs" | "takeReplayedGraphs">,
   idx: ImagedIndexes,
   log: Logger,
-): boolean {
+): Promise<boolean> {
+  const replayed = store.takeReplayedGraphs();
   if (!image) return false;
+  const lastSeq = (await store.stats()).lastSeq;
   const { seq, build } = image.header;
   const sameBuild = build === buildStamp();
-  if (!sameBuild || seq !== lastSeq) {
-    log.info("index image not used", { seq, lastSeq, sameBuild });
+  const covered = seq === lastSeq || (replayed !== undefined && replayed.after <= seq && seq < lastSeq);
+  if (!sameBuild || !covered) {
+    log.info("index image not used", { seq, lastSeq, sameBuild, replayedAfter: replayed?.after });
     return false;
   }
   const t0 = Date.now();
@@ -64,6 +112,35 @@ export function loadIndexImage(
     log.warn("index image unreadable; reading every graph instead", { error: String(e) });
     return false;
   }
-  log.info("derived indexes loaded from their image", { seq, ms: Date.now() - t0 });
+  const later = (replayed?.graphs ?? []).filter(([, , at]) => at > seq);
+  await applyLatest(store, later, lastSeq, idx);
+  log.info("derived indexes loaded from their image", {
+    seq,
+    lastSeq,
+    graphsReadAgain: later.length,
+    ms: Date.now() - t0,
+  });
   return true;
+}
+
+/** Reads `graphs` as the store holds them now and applies them to the indexes as writes of `seq`. */
+async function applyLatest(
+  store: Pick<GraphStore, "readGraphs">,
+  graphs: [string, string, number][],
+  seq: number,
+  idx: ImagedIndexes,
+): Promise<void> {
+  const byTenant = new Map<string, string[]>();
+  for (const [tenant, graph] of graphs)
+    (byTenant.get(tenant) ?? byTenant.set(tenant, []).get(tenant)!).push(graph);
+  for (const [tenant, names] of byTenant) {
+    for (let i = 0; i < names.length; i += TOP_UP_BATCH) {
+      const batch = names.slice(i, i + TOP_UP_BATCH);
+      const contents = await store.readGraphs(tenant, batch);
+      const event = { seq, tenant, writes: batch.map((graph, k) => ({ graph, triples: contents[k] })) };
+      idx.index.apply(event);
+      idx.geo.apply(event);
+      idx.attributes.apply(event);
+    }
+  }
 }

@@ -17,7 +17,7 @@ import { scanGraphs } from "../store/indexes/graph-scan";
 import { takeIndexImage } from "../store/indexes/index-image";
 import type { ContextParts } from "./contexts";
 import { fastEntityCodec } from "./entity-codec";
-import { loadIndexImage, saveIndexImage } from "./index-image";
+import { ImageRefresher, loadIndexImage, saveIndexImage } from "./index-image";
 import type { Storage } from "./storage";
 
 /** The NGSI-LD model over the store: indexes derived from the graph, the repository and its services. */
@@ -64,7 +64,7 @@ export async function buildNgsiLdCore(
   );
   const imaged = { index, attributes: attrIndex, geo };
   let seq = (await store.stats()).lastSeq;
-  let filled = loadIndexImage(image, seq, imaged, log);
+  let filled = await loadIndexImage(image, store, imaged, log);
   if (!filled) {
     const idsStart = Date.now();
     await index.rebuild(store);
@@ -95,6 +95,13 @@ export async function buildNgsiLdCore(
       (e: unknown) => log.error("derived index fill failed", { error: String(e) }),
     );
   }
+  const saveImage = (): void => saveIndexImage(config.store.dataDir, seq, imaged, log);
+  const refresher = new ImageRefresher(
+    config.store.indexImageEveryMs,
+    store,
+    () => (filled ? seq : undefined),
+    saveImage,
+  );
   const repo = new EntityRepository(store, index, fastEntityCodec, cache);
   const views = new EntityViewCache(repo, 5_000);
   pipeline.derive("entity view cache", (e) => views.apply(e));
@@ -111,7 +118,8 @@ export async function buildNgsiLdCore(
     coreContext,
     indexesFilled: () => filled,
     saveIndexImage: () => {
-      if (filled) saveIndexImage(config.store.dataDir, seq, imaged, log);
+      refresher.stop();
+      if (filled) saveImage();
     },
   };
 }

@@ -122,6 +122,12 @@ export interface StoreConfig {
    * (docs/decisions/0005-maintenance-after-a-burst.md).
    */
   journalCompactMaxBytes: number;
+  /**
+   * How often the image of the derived indexes is written while the service runs, once a compaction has
+   * made the last one too old for a start after a crash to use (docs/operations.md "Start-up"), ms; 0 = only
+   * at a clean stop. Env `INDEX_IMAGE_EVERY` (a duration), default 10 min.
+   */
+  indexImageEveryMs: number;
 }
 
 /** JSON-LD contexts: local mirrors and remote downloads. */
@@ -442,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         compactBytes,
         256 * 1024 ** 3,
       ),
+      indexImageEveryMs: durationVar(env, "INDEX_IMAGE_EVERY", 600_000, 0, 7 * 86_400_000),
     },
     contexts: {
       preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim()

@@ -85,8 +85,13 @@ export interface StoreStats {
   minFreeBytes: number;
   /** How full the disk is, 0 to 1. */
   capacityUsed: number;
-  /** Compactions (journal into snapshots) finished since the store opened. */
+  /** Compactions (a checkpoint each) finished since the store opened. */
   compactions: number;
+  /**
+   * Seq through which the stores are durable without the journal (the last compaction's, or the start's):
+   * a start after a crash replays the journal after it.
+   */
+  durableSeq: number;
   /** Journal writes made durable (O_DSYNC, one per group commit) and the seconds they took in all. */
   journalSyncs: number;
   journalSyncSeconds: number;
@@ -107,6 +112,15 @@ export interface HeldSnapshot {
   files: string[];
   /** Lets compactions (which delete older checkpoints) run again. */
   release(): Promise<void>;
+}
+
+/**
+ * The entity graphs the journal replay of a start wrote: every record with seq > `after` was replayed, and
+ * each graph comes with its tenant and the seq of its last write there.
+ */
+export interface ReplayedGraphs {
+  after: number;
+  graphs: [tenant: string, graph: string, seq: number][];
 }
 
 /** The graph store, as seen from the main thread. */
@@ -147,6 +161,12 @@ export interface GraphStore {
   holdSnapshot(): Promise<HeldSnapshot>;
   /** True if the worker answers and the journal is writable. */
   health(): Promise<{ ok: boolean; journalWritable: boolean; detail?: string }>;
+  /**
+   * The entity graphs this start's journal replay wrote (undefined when too many to list), given once: a
+   * second call gets undefined. Derived state saved at a seq the replay passed is brought up to date by
+   * reading just these graphs.
+   */
+  takeReplayedGraphs(): ReplayedGraphs | undefined;
   /** Finishes in-flight commits, flushes the journal, stops the worker. */
   close(): Promise<void>;
 }

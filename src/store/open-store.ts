@@ -2,7 +2,15 @@ import { DEFAULT_JOURNAL_COMPACT_BYTES, DEFAULT_STORE_MIN_FREE_BYTES } from "../
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors";
-import type { CommitEvent, GraphStore, GraphWrite, HeldSnapshot, SelectRow, StoreStats } from "./graph-store";
+import type {
+  CommitEvent,
+  GraphStore,
+  GraphWrite,
+  HeldSnapshot,
+  ReplayedGraphs,
+  SelectRow,
+  StoreStats,
+} from "./graph-store";
 import type {
   AppliedNotice,
   StoreMessage,
@@ -90,6 +98,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   const listeners = new Set<(e: CommitEvent) => void>();
   let nextId = 1;
   let fatal: string | undefined;
+  let replayedGraphs: ReplayedGraphs | undefined;
   let closed = false;
 
   const failAll = (message: string): void => {
@@ -107,6 +116,7 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       if ("event" in m) {
         if (m.event === "ready") {
           log("info", "store ready", { ...m.stats, replayed: m.replayed, ms: m.ms });
+          replayedGraphs = m.replayedGraphs;
           resolve();
         } else if (m.event === "log") log(m.level, m.msg, m.fields);
         else {
@@ -240,6 +250,11 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
           await call({ op: "release" });
         },
       };
+    },
+    takeReplayedGraphs() {
+      const r = replayedGraphs;
+      replayedGraphs = undefined;
+      return r;
     },
     async health() {
       if (fatal) return { ok: false, journalWritable: false, detail: fatal };

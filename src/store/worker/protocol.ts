@@ -1,4 +1,4 @@
-import type { StoreStats } from "../graph-store";
+import type { ReplayedGraphs, StoreStats } from "../graph-store";
 
 /** Requests from the main thread to the store worker (docs/design.md "The store lives in a worker thread"). */
 export type StoreRequest =
@@ -71,6 +71,12 @@ export interface AppliedNotice {
 
 /** Unsolicited messages: the worker is ready, wants something logged, or has failed for good. */
 export type WorkerEvent =
-  | { event: "ready"; stats: StoreStats; replayed: number; ms: number }
+  | {
+      event: "ready";
+      stats: StoreStats;
+      replayed: number;
+      ms: number;
+      replayedGraphs: ReplayedGraphs | undefined;
+    }
   | { event: "log"; level: "debug" | "info" | "warn" | "error"; msg: string; fields?: object }
   | { event: "fatal"; message: string };

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { replayJournal, type JournalScan } from "../journal/journal-replay";
 import { describeRecovery } from "../journal/recovery-log";
+import { isEntityGraph, type ReplayedGraphs } from "../graph-store";
 import { readAppliedMarker, removeNativeStores } from "../native/applied-marker";
 import { NativeDatasets } from "../native/native-datasets";
 import { NATIVE_DIR } from "../native/tenant-folders";
@@ -20,7 +21,17 @@ export interface Recovered {
   tailStart: number | undefined;
   /** Bytes of records in that segment (JournalScan.tailBytes). */
   tailBytes: number;
+  /** The seq the replay began after: the stores were durable through it. */
+  replayedAfter: number;
+  /** The entity graphs the replay wrote (undefined past {@link MAX_REPLAYED_GRAPHS}). */
+  replayedGraphs: ReplayedGraphs | undefined;
 }
+
+/**
+ * Most entity graphs a start lists as replayed: past that, the derived indexes read every graph anyway
+ * (docs/decisions/0019-native-store.md "At start").
+ */
+export const MAX_REPLAYED_GRAPHS = 250_000;
 
 /** Graphs of a snapshot applied per store transaction while the stores are built from it. */
 const SNAPSHOT_BATCH_GRAPHS = 2000;
@@ -92,10 +103,16 @@ function replay(
   let replayed = 0;
   let lastReport = t1;
   let seq = from;
+  let graphs: Map<string, [string, string, number]> | undefined = new Map();
   const scan = replayJournal(dir, from, (r) => {
     datasets.apply(r.tenant, r.writes, true);
     seq = r.seq;
     replayed++;
+    for (const w of r.writes) {
+      if (!graphs || !isEntityGraph(w.graph)) continue;
+      graphs.set(`${r.tenant}\u0000${w.graph}`, [r.tenant, w.graph, r.seq]);
+      if (graphs.size > MAX_REPLAYED_GRAPHS) graphs = undefined;
+    }
     if (Date.now() - lastReport > 5000) {
       lastReport = Date.now();
       log("info", "store journal replay in progress", { records: replayed, seq, ms: lastReport - t1 });
@@ -104,7 +121,15 @@ function replay(
   for (const e of describeRecovery(scan)) log(e.level, e.msg, e.fields);
   log("info", "store journal replayed", { records: replayed, seq, ms: Date.now() - t1 });
   return {
-    recovered: { datasets, lastSeq: seq, replayed, tailStart: scan.tailStart, tailBytes: scan.tailBytes },
+    recovered: {
+      datasets,
+      lastSeq: seq,
+      replayed,
+      tailStart: scan.tailStart,
+      tailBytes: scan.tailBytes,
+      replayedAfter: from,
+      replayedGraphs: graphs && { after: from, graphs: [...graphs.values()] },
+    },
     scan,
   };
 }

@@ -59,6 +59,8 @@ const log = (level: "info" | "warn" | "error", msg: string, fields?: object): vo
 const SLICE_MS = 10;
 
 let seq = 0;
+/** Seq through which the stores are durable without the journal (StoreStats.durableSeq). */
+let durableSeq = 0;
 let journal: JournalWriter;
 /** Runs a due compaction once commits have paused for `compactQuietMs` (see compactWhenDue). */
 const quiet = new QuietTrigger(opts.compactQuietMs, () => {
@@ -81,6 +83,7 @@ function stats(): StoreStats {
     minFreeBytes: opts.minFreeBytes,
     capacityUsed: d.used,
     compactions: compactor.completed,
+    durableSeq,
     journalSyncs: journal.syncs.count,
     journalSyncSeconds: journal.syncs.seconds,
   };
@@ -255,6 +258,7 @@ try {
   const r = recover(dir, log);
   datasets = r.datasets;
   seq = r.lastSeq;
+  durableSeq = r.replayedAfter;
   disk = new DiskGauge(opts.dataDir, () => datasets.folders(), opts.minFreeBytes);
   journal = JournalWriter.open(dir, r.tailStart ?? seq + 1, r.tailStart === undefined ? 0 : r.tailBytes);
   compactor = new Compactor({
@@ -266,11 +270,19 @@ try {
     // records through `cut` are durable in the journal and the checkpoint flushed the stores: say so, so
     // the next start replays only what follows
     durableThrough: (cut) => {
-      if (!dead && !closing) writeAppliedMarker(dir, cut);
+      if (dead || closing) return;
+      writeAppliedMarker(dir, cut);
+      durableSeq = cut;
     },
     log,
   });
-  send({ event: "ready", stats: stats(), replayed: r.replayed, ms: Date.now() - t0 });
+  send({
+    event: "ready",
+    stats: stats(),
+    replayed: r.replayed,
+    ms: Date.now() - t0,
+    replayedGraphs: r.replayedGraphs,
+  });
   datasets.countInBackground((quads) => log("info", "store quads counted", { quads, ms: Date.now() - t0 }));
   startThreadHeapReduce(opts.heapReduceIntervalMs); // the replay's garbage
 } catch (e) {
