@@ -1,10 +1,11 @@
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
 import { backupAndRestore } from "./lib/backup-restore";
 import { rssBytes, stopChild, waitFor200, waitUntilQuiet } from "./lib/child";
 import { entityId } from "./lib/entities";
 import { batchUpsert, getEntities, NGSI } from "./lib/http-scenarios";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
-import { freshDataDir, startServer, storeStats } from "./lib/server";
+import { freshDataDir, startServer, storeStats, type StartedServer } from "./lib/server";
 import { readSettings, type Settings } from "./lib/settings";
 
 /**
@@ -92,6 +93,34 @@ async function sequential(samples: number, f: (i: number) => Promise<{ ms: numbe
   return [ms[Math.floor(ms.length * 0.5)], ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]];
 }
 
+/**
+ * Waits (up to 5 min) for the running service to write the image of its indexes, SIGKILLs it and starts it
+ * again: the times to `/health` and `/health/ready` of that start, and its log line on the image, if used.
+ */
+async function crashRestart(
+  srv: StartedServer,
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<{
+  srv: StartedServer;
+  imageWaitMs: number;
+  healthMs: number;
+  readyMs: number;
+  imageLine?: string;
+}> {
+  const image = path.join(dataDir, "indexes", "derived.img");
+  const t0 = performance.now();
+  while (!existsSync(image) && performance.now() - t0 < 300_000) await sleep(500);
+  const imageWaitMs = performance.now() - srv.child.spawnedAt;
+  const exited = new Promise((r) => srv.child.proc.once("exit", r));
+  srv.child.proc.kill("SIGKILL");
+  await exited;
+  const again = await startServer({ dataDir, env, logLevel: "info", timeoutMs: 1_800_000 });
+  const readyMs = (await waitFor200(again.child, "/health/ready", 1_800_000)) - again.child.spawnedAt;
+  const imageLine = again.child.tail.find((l) => l.includes("derived indexes loaded from their image"));
+  return { srv: again, imageWaitMs, healthMs: again.healthMs, readyMs, imageLine };
+}
+
 /** Runs the capacity scenario; returns its rows and figures. */
 export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Record<string, unknown> }> {
   const entities = capacityScale(s);
@@ -138,7 +167,9 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
     );
 
     await stopChild(srv.child, 300_000);
-    srv = await startServer({ dataDir, env, logLevel: "info", timeoutMs: 1_800_000 });
+    // from here the image of the indexes is written soon after a start, for the kill -9 below
+    const restartEnv = { INDEX_IMAGE_EVERY: "30s", ...env };
+    srv = await startServer({ dataDir, env: restartEnv, logLevel: "info", timeoutMs: 1_800_000 });
     const rssStart = rssBytes(srv.child.proc.pid);
     const count = await timedSparql(srv.child.url, CAPACITY_SPARQL.count);
     const twoHop = await timedSparql(srv.child.url, CAPACITY_SPARQL.twoHop);
@@ -157,6 +188,12 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
     run.sparql = { count, twoHop, countAgain, rssBytes: rssSparql };
     say(
       `  restart: /health ${(srv.healthMs / 1000).toFixed(1)} s, ready ${(readyMs / 1000).toFixed(1)} s; first COUNT ${(count.ms / 1000).toFixed(1)} s (${count.n}), two-hop ${twoHop.ms.toFixed(0)} ms (${twoHop.n}), COUNT again ${countAgain.ms.toFixed(0)} ms; RSS ${Math.round((rssStart ?? 0) / MB)} -> ${Math.round((rssSparql ?? 0) / MB)} MB`,
+    );
+    const crash = await crashRestart(srv, dataDir, restartEnv);
+    srv = crash.srv;
+    run.crashRestart = { ...crash, srv: undefined };
+    say(
+      `  kill -9 once the image was written (${(crash.imageWaitMs / 1000).toFixed(0)} s after the start): /health ${(crash.healthMs / 1000).toFixed(1)} s, ready ${(crash.readyMs / 1000).toFixed(1)} s; ${crash.imageLine ?? "image not used"}`,
     );
     const backup = await backupAndRestore(
       srv.child.url,
@@ -241,6 +278,15 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
         twoHop.ms,
         "ms",
         `${twoHop.n} solutions; COUNT again ${countAgain.ms.toFixed(0)} ms`,
+      ),
+    );
+    rows.push(
+      info(
+        scenario,
+        "restart ready after kill -9",
+        crash.readyMs / 1000,
+        "s",
+        `/health ${(crash.healthMs / 1000).toFixed(1)} s; ${crash.imageLine ? "indexes from the image written while running" : "every graph read"}`,
       ),
     );
     rows.push(

@@ -13,13 +13,20 @@ export interface ImagedIndexes {
 }
 
 /**
- * Writes the image of the indexes at a clean stop (store/indexes/index-image.ts), `seq` being the last commit
- * they applied. Nothing is written when the service runs without a build stamp or the indexes disagree on
- * the entities they hold; the next start then reads every graph.
+ * Writes the image of the indexes (store/indexes/index-image.ts) as `name` (default: the one the next start
+ * reads), `seq` being the last commit they applied; true if written. Nothing is written when the service
+ * runs without a build stamp or the indexes disagree on the entities they hold; a start then reads every
+ * graph.
  */
-export function saveIndexImage(dataDir: string, seq: number, idx: ImagedIndexes, log: Logger): void {
+export function saveIndexImage(
+  dataDir: string,
+  seq: number,
+  idx: ImagedIndexes,
+  log: Logger,
+  name?: string,
+): boolean {
   const build = buildStamp();
-  if (build === undefined) return;
+  if (build === undefined) return false;
   const t0 = Date.now();
   const entities = idx.index.imageParts();
   const numbers = new Map(entities.map((p) => [p.tenant, new Map(p.ids.map((id, i) => [id, i]))]));
@@ -28,10 +35,11 @@ export function saveIndexImage(dataDir: string, seq: number, idx: ImagedIndexes,
   const geo = idx.geo.imageParts(numberOf);
   if (!attributes || !geo) {
     log.warn("index image not written: the attribute or geo index holds an entity the entity index has not");
-    return;
+    return false;
   }
-  const bytes = writeIndexImage(dataDir, { seq, build }, [entities, attributes, geo]);
-  log.info("index image written", { seq, bytes, ms: Date.now() - t0 });
+  const bytes = writeIndexImage(dataDir, { seq, build }, [entities, attributes, geo], name);
+  log.info("index image written", { seq, bytes, file: name, ms: Date.now() - t0 });
+  return true;
 }
 
 /**

@@ -39,6 +39,11 @@ export interface NgsiLdCore {
    * for the next start (app/index-image.ts), if they are filled.
    */
   saveIndexImage(): void;
+  /**
+   * Writes the image of the indexes as they are now as `name` in `DATA_DIR/indexes` (for a backup); the seq
+   * of the last commit they applied, or undefined when they are not filled or it was not written.
+   */
+  writeIndexImageAs(name: string): number | undefined;
 }
 
 /**
@@ -95,7 +100,7 @@ export async function buildNgsiLdCore(
       (e: unknown) => log.error("derived index fill failed", { error: String(e) }),
     );
   }
-  const saveImage = (): void => saveIndexImage(config.store.dataDir, seq, imaged, log);
+  const saveImage = (): void => void saveIndexImage(config.store.dataDir, seq, imaged, log);
   const refresher = new ImageRefresher(
     config.store.indexImageEveryMs,
     store,
@@ -117,6 +122,8 @@ export async function buildNgsiLdCore(
     batch: new BatchService(repo),
     coreContext,
     indexesFilled: () => filled,
+    writeIndexImageAs: (name) =>
+      filled && saveIndexImage(config.store.dataDir, seq, imaged, log, name) ? seq : undefined,
     saveIndexImage: () => {
       refresher.stop();
       if (filled) saveImage();

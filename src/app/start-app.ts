@@ -115,9 +115,15 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     restBFace({ config, traffic, images, core, reports, gate: routeAccessGate }),
     docsFace(),
     open311Face(reports),
-    backupFace(config, log, storage, async () => {
-      await Promise.all([subs.subscriptions.flush(), federation.csourceSubscriptions.flush()]);
-    }),
+    backupFace(
+      config,
+      log,
+      storage,
+      async () => {
+        await Promise.all([subs.subscriptions.flush(), federation.csourceSubscriptions.flush()]);
+      },
+      { writeAs: (name) => core.writeIndexImageAs(name) },
+    ),
     ...(auth ? [authFace(auth, ops.metrics)] : []),
     wsFace(config, log, live, pushAuth, ops.metrics),
     graphqlFace(

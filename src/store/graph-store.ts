@@ -110,6 +110,11 @@ export interface HeldSnapshot {
    * the journal segments a rebuild replays after it.
    */
   files: string[];
+  /**
+   * Extends the cut to the last commit acknowledged now: the journal segment of the commits since the cut is
+   * closed and added to the files. Returns the new seq and files.
+   */
+  extend(): Promise<{ seq: number; files: string[] }>;
   /** Lets compactions (which delete older checkpoints) run again. */
   release(): Promise<void>;
 }

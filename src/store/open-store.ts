@@ -239,11 +239,12 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       await call({ op: "compact" });
     },
     async holdSnapshot() {
-      const held = (await call({ op: "hold" })).value as Omit<HeldSnapshot, "dir" | "release">;
+      const held = (await call({ op: "hold" })).value as Omit<HeldSnapshot, "dir" | "extend" | "release">;
       let released = false;
       return {
         ...held,
         dir: path.join(opts.dataDir, "store"),
+        extend: async () => (await call({ op: "extend" })).value as { seq: number; files: string[] },
         release: async () => {
           if (released || fatal || closed) return; // a closed store released it on its way out
           released = true;

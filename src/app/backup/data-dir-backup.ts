@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Logger } from "../../log/logger";
 import { ArchiveWriter } from "../../store/backup/archive-writer";
 import { CHECKSUM_ENTRY, MANIFEST_ENTRY } from "../../store/backup/backup-manifest";
-import { INDEX_IMAGE_DIR } from "../../store/indexes/index-image";
+import { INDEX_IMAGE_DIR, INDEX_IMAGE_FILE } from "../../store/indexes/index-image";
 import type { Storage } from "../storage";
 
 /** Folders of DATA_DIR copied through a cut of their own, not as they are found. */
@@ -30,34 +30,56 @@ function otherFiles(dataDir: string): string[] {
   return out;
 }
 
+/** What a backup asks of the derived indexes. */
+export interface BackupIndexImage {
+  /**
+   * Writes the image of the indexes as they are now as `name` in `DATA_DIR/indexes`; the seq of the last
+   * commit they applied, or undefined when none was written.
+   */
+  writeAs(name: string): number | undefined;
+}
+
+/** The name of the image a backup writes, in `DATA_DIR/indexes` (left out of the copy of DATA_DIR). */
+const BACKUP_IMAGE = "backup.img";
+
 /**
  * The backup archive of DATA_DIR while the service runs (docs/operations.md "Backup and restore"), as a
  * stream of chunks. A consistent cut: `beforeCut` writes what is held in memory (the subscriptions'
  * delivery statuses); then the temporal history's log closes its segment and keeps its
  * files (every history write acknowledged so far is in them); then the store compacts and keeps that
- * checkpoint (every write acknowledged so far is in it, and every hour the history says it sealed). The
- * checkpoint's files are copied and let go, then the history's, then every other file of DATA_DIR. The
- * archive ends with a manifest (each file's SHA-256) and a checksum of all of it.
+ * checkpoint (every write acknowledged so far is in it, and every hour the history says it sealed). Then
+ * the image of the derived indexes is written and the cut extended to the commits they applied, so the
+ * restored service loads it and reads only the graphs written after it. The cut's files are copied and let
+ * go, then the image, the history's files, then every other file of DATA_DIR. The archive ends with a
+ * manifest (each file's SHA-256) and a checksum of all of it.
  */
 export async function* backupArchive(
   storage: Storage,
   dataDir: string,
   log: Logger,
   beforeCut?: () => Promise<void>,
+  image?: BackupIndexImage,
 ): AsyncGenerator<Buffer> {
   const t0 = Date.now();
   const w = new ArchiveWriter();
   // state kept in memory between writes (subscriptions' delivery counters) goes to the graph first
   await beforeCut?.();
   const history = await storage.temporal.holdFiles();
+  const imageFile = path.join(dataDir, INDEX_IMAGE_DIR, BACKUP_IMAGE);
   let seq: number;
   try {
     const held = await storage.store.holdSnapshot();
+    let { files } = held;
     seq = held.seq;
-    log.info("backup started", { seq, ms: Date.now() - t0 });
     try {
-      for (const f of held.files) yield* w.file(`store/${f}`, path.join(held.dir, f));
+      // the indexes have applied no commit the store has not: the cut reaches the image's seq once extended
+      const imageSeq = image?.writeAs(BACKUP_IMAGE);
+      if (imageSeq !== undefined && imageSeq > seq) ({ seq, files } = await held.extend());
+      log.info("backup started", { seq, imageSeq, ms: Date.now() - t0 });
+      for (const f of files) yield* w.file(`store/${f}`, path.join(held.dir, f));
+      if (imageSeq !== undefined) yield* w.file(`${INDEX_IMAGE_DIR}/${INDEX_IMAGE_FILE}`, imageFile);
     } finally {
+      fs.rmSync(imageFile, { force: true });
       await held.release();
     }
     for (const f of history.files) yield* w.file(`history/${f}`, path.join(history.dir, f));

@@ -18,7 +18,8 @@ const VERSION = 1;
 
 /** The folder and file of the image under DATA_DIR. */
 export const INDEX_IMAGE_DIR = "indexes";
-const FILE = "derived.img";
+/** The image a start reads (in {@link INDEX_IMAGE_DIR}). */
+export const INDEX_IMAGE_FILE = "derived.img";
 
 /** What the header says. */
 export interface IndexImageHeader {
@@ -49,10 +50,11 @@ export function writeIndexImage(
   dataDir: string,
   header: IndexImageHeader,
   frames: Iterable<unknown>,
+  name = INDEX_IMAGE_FILE,
 ): number {
   const dir = path.join(dataDir, INDEX_IMAGE_DIR);
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, FILE);
+  const file = path.join(dir, name);
   const tmp = `${file}.tmp`;
   const fd = fs.openSync(tmp, "w");
   let bytes = 0;
@@ -108,7 +110,7 @@ export interface IndexImage {
  */
 export function takeIndexImage(dataDir: string): IndexImage | undefined {
   const dir = path.join(dataDir, INDEX_IMAGE_DIR);
-  const file = path.join(dir, FILE);
+  const file = path.join(dir, INDEX_IMAGE_FILE);
   if (!fs.existsSync(dir)) return undefined;
   let buf: Buffer | undefined;
   try {

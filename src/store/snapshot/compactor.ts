@@ -56,6 +56,8 @@ export class Compactor {
   /** Resolves when the snapshot kept by {@link compactAndHold} is released; later compactions wait for it. */
   private gate: Promise<void> = Promise.resolve();
   private openGate: (() => void) | undefined;
+  /** The cut kept by {@link compactAndHold} until {@link release}. */
+  private held: HeldCut | undefined;
   private stopped = false;
   /** Compactions finished since the store opened (a metric). */
   completed = 0;
@@ -96,15 +98,29 @@ export class Compactor {
     return this.queue(async () => {
       const checkpoint = await this.run();
       this.gate = new Promise((resolve) => (this.openGate = resolve));
-      const seq = this.host.lastSeq();
-      if (seq === checkpoint.seq) return { seq, checkpoint, segments: [] };
-      await this.host.journal.rotate(seq + 1);
-      return { seq, checkpoint, segments: [segmentName(checkpoint.seq + 1)] };
+      this.held = { seq: checkpoint.seq, checkpoint, segments: [] };
+      return this.extendHold();
     });
+  }
+
+  /**
+   * Extends the held cut to the last applied commit: the journal segment in use (it began right after the
+   * cut: the compaction or the last extension rotated it there) is closed by a rotation and added.
+   */
+  async extendHold(): Promise<HeldCut> {
+    const held = this.held;
+    if (!held) throw new Error("no cut is held");
+    const seq = this.host.lastSeq();
+    if (seq === held.seq) return held;
+    const rotated = this.host.journal.rotate(seq + 1);
+    this.held = { seq, checkpoint: held.checkpoint, segments: [...held.segments, segmentName(held.seq + 1)] };
+    await rotated;
+    return this.held;
   }
 
   /** Lets compactions run again after {@link compactAndHold}. */
   release(): void {
+    this.held = undefined;
     this.openGate?.();
     this.openGate = undefined;
   }

@@ -21,6 +21,8 @@ export type StoreRequest =
   | { id: number; op: "compact" }
   /** Compacts and keeps that checkpoint's files until "release" (a consistent cut for a backup). */
   | { id: number; op: "hold" }
+  /** Extends the held cut to the last commit (HeldSnapshot.extend). */
+  | { id: number; op: "extend" }
   | { id: number; op: "release" }
   | { id: number; op: "health" }
   | { id: number; op: "ping" }

@@ -4,7 +4,7 @@ import { AppError } from "../../errors";
 import type { StoreStats } from "../graph-store";
 import { JournalWriter } from "../journal/journal-writer";
 import { commitRecordWrites, type GraphWriteBytes, sealJournalRecord } from "../journal/record-codec";
-import { Compactor } from "../snapshot/compactor";
+import { Compactor, type HeldCut } from "../snapshot/compactor";
 import { checkpointFiles } from "../snapshot/checkpoint-files";
 import type {
   AppliedNotice,
@@ -170,6 +170,11 @@ function compactWhenDue(): void {
   } else quiet.arm();
 }
 
+/** A held cut as the main thread copies it: its seq and files (relative to the store folder). */
+function cutFiles(c: HeldCut): { seq: number; files: string[] } {
+  return { seq: c.seq, files: [...checkpointFiles(dir, c.checkpoint), ...c.segments] };
+}
+
 function reply(id: number, p: Promise<unknown>): void {
   p.then(
     (value) => send({ id, ok: true, value }),
@@ -200,12 +205,9 @@ function handle(req: StoreRequest): Promise<void> | void {
     case "compact":
       return reply(req.id, compactor.compact());
     case "hold":
-      return reply(
-        req.id,
-        compactor
-          .compactAndHold()
-          .then((c) => ({ seq: c.seq, files: [...checkpointFiles(dir, c.checkpoint), ...c.segments] })),
-      );
+      return reply(req.id, compactor.compactAndHold().then(cutFiles));
+    case "extend":
+      return reply(req.id, compactor.extendHold().then(cutFiles));
     case "release":
       compactor.release();
       return send({ id: req.id, ok: true });

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { takeIndexImage } from "../../../src/store/indexes/index-image";
 import { bearer, login } from "../auth/auth-client";
 import { http, startTestApp, type TestApp } from "../helpers/test-app";
 import { Receiver } from "../helpers/receiver";
@@ -169,6 +170,19 @@ describe("backup and restore while 8 writers run", function () {
     );
     expect(fs.statSync(path.join(restored, "auth", "signing-keys.json")).mode & 0o777).to.equal(0o600);
     expect(fs.readdirSync(path.join(restored, "hosted-contexts"))).to.have.length(1);
+    // the image of the derived indexes, at a seq the restored store replays past: the start loads it
+    const cut = Number(/store seq (\d+)/.exec(r.stdout)?.[1]);
+    const peek = fs.mkdtempSync(path.join(os.tmpdir(), "citygraph-image-"));
+    try {
+      fs.cpSync(path.join(restored, "indexes"), path.join(peek, "indexes"), { recursive: true });
+      const imageSeq = takeIndexImage(peek)?.header.seq ?? -1;
+      expect(imageSeq, `image ${imageSeq}, cut ${cut}, ${checkpoint}`).to.be.within(
+        Number(/checkpoint-(\d+)/.exec(checkpoint)?.[1]),
+        cut,
+      );
+    } finally {
+      fs.rmSync(peek, { recursive: true, force: true });
+    }
   });
 
   it("starts on the restored folder with every write acknowledged before the backup", async () => {

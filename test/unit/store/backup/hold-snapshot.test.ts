@@ -126,6 +126,32 @@ describe("store: holdSnapshot, a checkpoint kept for a backup", () => {
     await second.release();
   });
 
+  it("extends a held cut to the commits made since, which a restore replays", async () => {
+    await store.commit("", [{ graph: "urn:g", triples: triples(1) }]);
+    const held = await store.holdSnapshot();
+    const s1 = await store.commit("", [{ graph: "urn:g", triples: triples(2) }]);
+    const s2 = await store.commit("", [{ graph: "urn:h", triples: triples(3) }]);
+    const cut = await held.extend();
+    expect(cut.seq).to.equal(s2);
+    expect(cut.files.slice(0, held.files.length)).to.deep.equal(held.files);
+    expect(cut.files.at(-1)).to.equal(`journal-${String(s1).padStart(16, "0")}.log`);
+    await store.commit("", [{ graph: "urn:g", triples: triples(4) }]); // after the cut: not in it
+    const copy = tempDir();
+    try {
+      copyHeld({ ...held, ...cut }, copy);
+      await held.release();
+      const restored = await open(copy);
+      try {
+        expect(await restored.readGraphs("", ["urn:g", "urn:h"])).to.deep.equal([triples(2), triples(3)]);
+        expect((await restored.stats()).lastSeq).to.equal(s2);
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      removeDir(copy);
+    }
+  });
+
   it("closes while a snapshot is held", async () => {
     await store.commit("", [{ graph: "urn:g", triples: triples(1) }]);
     await store.holdSnapshot();
