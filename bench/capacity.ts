@@ -117,7 +117,12 @@ async function crashRestart(
   await exited;
   const again = await startServer({ dataDir, env, logLevel: "info", timeoutMs: 1_800_000 });
   const readyMs = (await waitFor200(again.child, "/health/ready", 1_800_000)) - again.child.spawnedAt;
-  const imageLine = again.child.tail.find((l) => l.includes("derived indexes loaded from their image"));
+  const line = again.child.tail.find((l) => l.includes("derived indexes loaded from their image"));
+  const loaded =
+    line && (JSON.parse(line) as { seq: number; lastSeq: number; graphsReadAgain: number; ms: number });
+  const imageLine =
+    loaded &&
+    `image at seq ${loaded.seq} of ${loaded.lastSeq}, ${loaded.graphsReadAgain} graphs read again, loaded in ${loaded.ms} ms`;
   return { srv: again, imageWaitMs, healthMs: again.healthMs, readyMs, imageLine };
 }
 

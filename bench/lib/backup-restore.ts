@@ -59,7 +59,7 @@ export async function backupAndRestore(
     const restoreMs = performance.now() - t1;
     rmSync(archive, { force: true });
 
-    const srv = await startServer({ dataDir: restored, env, timeoutMs: 1_800_000 });
+    const srv = await startServer({ dataDir: restored, env, logLevel: "info", timeoutMs: 1_800_000 });
     try {
       const n = await count(srv.child.url);
       const readyMs = await waitFor200(srv.child, "/health/ready", readyWaitMs).then(
