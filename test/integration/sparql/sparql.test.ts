@@ -48,7 +48,8 @@ describe("SPARQL endpoint /sparql (SPARQL 1.1 Protocol)", function () {
     (a.body as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
 
   before(async () => {
-    app = await startTestApp({ SEED: "on", SPARQL_MAX_ROWS: "5000" });
+    // some queries here scan every quad of the seed: a loaded machine must not stop them at the 10 s default
+    app = await startTestApp({ SEED: "on", SPARQL_MAX_ROWS: "5000", SPARQL_TIMEOUT: "60s" });
     // The feed, sent through the NGSI-LD API as the live feeder does, with many accidents.
     const start = new Date("2025-12-08T00:00:00Z");
     const feed = createFeed({ seed: 11, cameras: loadFeedCameras(), startTime: start, accidentsPerHour: 30 });
