@@ -124,8 +124,9 @@ export interface StoreConfig {
   journalCompactMaxBytes: number;
   /**
    * How often the image of the derived indexes is written while the service runs, once a compaction has
-   * made the last one too old for a start after a crash to use (docs/operations.md "Start-up"), ms; 0 = only
-   * at a clean stop. Env `INDEX_IMAGE_EVERY` (a duration), default 10 min.
+   * made the last one too old for a start after a crash to use (docs/operations.md "Restart and upgrade"),
+   * ms; 0 = only at a clean stop. Each write holds the main thread (docs/decisions/0019-native-store.md "At
+   * start"). Env `INDEX_IMAGE_EVERY` (a duration), default 0.
    */
   indexImageEveryMs: number;
 }
@@ -448,7 +449,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         compactBytes,
         256 * 1024 ** 3,
       ),
-      indexImageEveryMs: durationVar(env, "INDEX_IMAGE_EVERY", 600_000, 0, 7 * 86_400_000),
+      indexImageEveryMs: durationVar(env, "INDEX_IMAGE_EVERY", 0, 0, 7 * 86_400_000),
     },
     contexts: {
       preloadContextsDir: env.PRELOAD_CONTEXTS_DIR?.trim()
