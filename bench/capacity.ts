@@ -7,6 +7,7 @@ import { batchUpsert, getEntities, NGSI } from "./lib/http-scenarios";
 import { below, formatTable, info, machineFacts, writeResults, type Row } from "./lib/report";
 import { freshDataDir, startServer, storeStats, type StartedServer } from "./lib/server";
 import { readSettings, type Settings } from "./lib/settings";
+import { INDEX_IMAGE_DIR, INDEX_IMAGE_FILE } from "../src/store/indexes/index-image";
 
 /**
  * `npm run bench` with `BENCH_SCALE=<entities>` (e.g. 100000 or 1000000), or
@@ -108,7 +109,7 @@ async function crashRestart(
   readyMs: number;
   imageLine?: string;
 }> {
-  const image = path.join(dataDir, "indexes", "derived.img");
+  const image = path.join(dataDir, INDEX_IMAGE_DIR, INDEX_IMAGE_FILE);
   const t0 = performance.now();
   while (!existsSync(image) && performance.now() - t0 < 300_000) await sleep(500);
   const imageWaitMs = performance.now() - srv.child.spawnedAt;

@@ -70,8 +70,8 @@ export class ImageRefresher {
   async tick(): Promise<void> {
     const { durableSeq } = await this.store.stats();
     const seq = this.indexedSeq();
-    if (seq === undefined || (this.written >= durableSeq && this.written >= 0) || seq === this.written)
-      return;
+    const usable = this.written >= 0 && this.written >= durableSeq; // a crash start could load it
+    if (seq === undefined || seq === this.written || usable) return;
     this.save();
     this.written = seq;
   }
@@ -92,16 +92,17 @@ const TOP_UP_BATCH = 500;
  */
 export async function loadIndexImage(
   image: IndexImage | undefined,
-  store: Pick<GraphStore, "stats" | "readGraphs" | "takeReplayedGraphs">,
+  lastSeq: number,
+  store: Pick<GraphStore, "readGraphs" | "takeReplayedGraphs">,
   idx: ImagedIndexes,
   log: Logger,
 ): Promise<boolean> {
   const replayed = store.takeReplayedGraphs();
   if (!image) return false;
-  const lastSeq = (await store.stats()).lastSeq;
   const { seq, build } = image.header;
   const sameBuild = build === buildStamp();
-  const covered = seq === lastSeq || (replayed !== undefined && replayed.after <= seq && seq < lastSeq);
+  const covered =
+    seq === lastSeq || (replayed?.graphs !== undefined && replayed.after <= seq && seq < lastSeq);
   if (!sameBuild || !covered) {
     log.info("index image not used", { seq, lastSeq, sameBuild, replayedAfter: replayed?.after });
     return false;

@@ -69,7 +69,7 @@ export async function buildNgsiLdCore(
   );
   const imaged = { index, attributes: attrIndex, geo };
   let seq = (await store.stats()).lastSeq;
-  let filled = await loadIndexImage(image, store, imaged, log);
+  let filled = await loadIndexImage(image, seq, store, imaged, log);
   if (!filled) {
     const idsStart = Date.now();
     await index.rebuild(store);
@@ -100,12 +100,14 @@ export async function buildNgsiLdCore(
       (e: unknown) => log.error("derived index fill failed", { error: String(e) }),
     );
   }
-  const saveImage = (): void => void saveIndexImage(config.store.dataDir, seq, imaged, log);
+  // the image of the indexes at `seq` as `name` (default: the one the next start reads); true if written
+  const writeImage = (name?: string): boolean =>
+    filled && saveIndexImage(config.store.dataDir, seq, imaged, log, name);
   const refresher = new ImageRefresher(
     config.store.indexImageEveryMs,
     store,
     () => (filled ? seq : undefined),
-    saveImage,
+    () => void writeImage(),
   );
   const repo = new EntityRepository(store, index, fastEntityCodec, cache);
   const views = new EntityViewCache(repo, 5_000);
@@ -122,11 +124,10 @@ export async function buildNgsiLdCore(
     batch: new BatchService(repo),
     coreContext,
     indexesFilled: () => filled,
-    writeIndexImageAs: (name) =>
-      filled && saveIndexImage(config.store.dataDir, seq, imaged, log, name) ? seq : undefined,
+    writeIndexImageAs: (name) => (writeImage(name) ? seq : undefined),
     saveIndexImage: () => {
       refresher.stop();
-      if (filled) saveImage();
+      writeImage();
     },
   };
 }

@@ -121,11 +121,11 @@ export interface HeldSnapshot {
 
 /**
  * The entity graphs the journal replay of a start wrote: every record with seq > `after` was replayed, and
- * each graph comes with its tenant and the seq of its last write there.
+ * each graph comes with its tenant and the seq of its last write there (undefined when too many to list).
  */
 export interface ReplayedGraphs {
   after: number;
-  graphs: [tenant: string, graph: string, seq: number][];
+  graphs: [tenant: string, graph: string, seq: number][] | undefined;
 }
 
 /** The graph store, as seen from the main thread. */
@@ -167,8 +167,7 @@ export interface GraphStore {
   /** True if the worker answers and the journal is writable. */
   health(): Promise<{ ok: boolean; journalWritable: boolean; detail?: string }>;
   /**
-   * The entity graphs this start's journal replay wrote (undefined when too many to list), given once: a
-   * second call gets undefined. Derived state saved at a seq the replay passed is brought up to date by
+   * The entity graphs this start's journal replay wrote, given once: a second call gets undefined. Derived state saved at a seq the replay passed is brought up to date by
    * reading just these graphs.
    */
   takeReplayedGraphs(): ReplayedGraphs | undefined;

@@ -78,7 +78,7 @@ export type WorkerEvent =
       stats: StoreStats;
       replayed: number;
       ms: number;
-      replayedGraphs: ReplayedGraphs | undefined;
+      replayedGraphs: ReplayedGraphs;
     }
   | { event: "log"; level: "debug" | "info" | "warn" | "error"; msg: string; fields?: object }
   | { event: "fatal"; message: string };

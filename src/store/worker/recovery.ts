@@ -21,10 +21,11 @@ export interface Recovered {
   tailStart: number | undefined;
   /** Bytes of records in that segment (JournalScan.tailBytes). */
   tailBytes: number;
-  /** The seq the replay began after: the stores were durable through it. */
-  replayedAfter: number;
-  /** The entity graphs the replay wrote (undefined past {@link MAX_REPLAYED_GRAPHS}). */
-  replayedGraphs: ReplayedGraphs | undefined;
+  /**
+   * The seq the replay began after (the stores were durable through it) and the entity graphs it wrote
+   * (not listed past {@link MAX_REPLAYED_GRAPHS}).
+   */
+  replayedGraphs: ReplayedGraphs;
 }
 
 /**
@@ -127,8 +128,7 @@ function replay(
       replayed,
       tailStart: scan.tailStart,
       tailBytes: scan.tailBytes,
-      replayedAfter: from,
-      replayedGraphs: graphs && { after: from, graphs: [...graphs.values()] },
+      replayedGraphs: { after: from, graphs: graphs && [...graphs.values()] },
     },
     scan,
   };

@@ -260,7 +260,7 @@ try {
   const r = recover(dir, log);
   datasets = r.datasets;
   seq = r.lastSeq;
-  durableSeq = r.replayedAfter;
+  durableSeq = r.replayedGraphs.after;
   disk = new DiskGauge(opts.dataDir, () => datasets.folders(), opts.minFreeBytes);
   journal = JournalWriter.open(dir, r.tailStart ?? seq + 1, r.tailStart === undefined ? 0 : r.tailBytes);
   compactor = new Compactor({
