@@ -43,6 +43,15 @@ export function capacityScale(s: Settings): number {
   return n;
 }
 
+/** How long the bench waits for the service to settle after the fill: `BENCH_SETTLE_SECONDS` (900). */
+function settleLimitMs(): number {
+  const raw = process.env.BENCH_SETTLE_SECONDS ?? "900";
+  const s = Number(raw);
+  if (!Number.isFinite(s) || s <= 0)
+    throw new Error(`BENCH_SETTLE_SECONDS must be a positive number, got "${raw}"`);
+  return s * 1000;
+}
+
 function serviceEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const kv of (process.env.BENCH_CAPACITY_ENV ?? "").split(",").filter((x) => x.includes("="))) {
@@ -150,7 +159,7 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
     );
 
     const getBusy = await getEntities(srv.child.url, s, total);
-    const settleMs = await waitUntilQuiet(srv.child.proc.pid);
+    const settleMs = await waitUntilQuiet(srv.child.proc.pid, undefined, undefined, settleLimitMs());
     say(
       `  GET by id right after the fill p99 ${getBusy.latencyMs.p99} ms; settled after ${(settleMs / 1000).toFixed(0)} s`,
     );
@@ -249,7 +258,7 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
         get.latencyMs.p99,
         "ms",
         50,
-        `${Math.round(get.okPerSec)} req/s, ${settleMs >= 900_000 ? "not settled after 900 s" : "settled"}`,
+        `${Math.round(get.okPerSec)} req/s, ${settleMs >= settleLimitMs() ? `not settled after ${settleLimitMs() / 1000} s` : "settled"}`,
       ),
     );
     rows.push(
