@@ -136,8 +136,61 @@ async function crashRestart(
   return { srv: again, imageWaitMs, healthMs: again.healthMs, readyMs, imageLine };
 }
 
+/** The reads of a settled service holding `total` bench entities: GET by id under load, type+q and near. */
+async function settledReads(url: string, s: Settings, total: number) {
+  const get = await getEntities(url, s, total);
+  const typeQ = await sequential(50, (i) =>
+    timedGet(
+      url,
+      `${NGSI}/entities?type=TrafficFlowObserved&q=${encodeURIComponent(`intensity>${1900 + (i % 50)};laneId==1`)}&limit=20`,
+    ),
+  );
+  const near = await sequential(50, (i) =>
+    timedGet(
+      url,
+      `${NGSI}/entities?type=TrafficFlowObserved&georel=${encodeURIComponent("near;maxDistance==500")}&geometry=Point&coordinates=${encodeURIComponent(`[${(106.5 + (i % 40) * 0.01).toFixed(2)},10.77]`)}&limit=20`,
+    ),
+  );
+  say(
+    `  GET by id p99 ${get.latencyMs.p99} ms at ${Math.round(get.okPerSec)} req/s; type+q p50/p99 ${typeQ.map((x) => x.toFixed(1)).join("/")} ms; near ${near.map((x) => x.toFixed(1)).join("/")} ms`,
+  );
+  return { get, typeQ, near };
+}
+
+/**
+ * The settled reads alone over a DATA_DIR an earlier run kept (`BENCH_KEEP_DATA=1`), named by
+ * `BENCH_DATA_DIR`: the service starts on it, is waited for until ready and quiet, and is read; the folder
+ * is left as it is.
+ */
+async function readsOfKeptDir(
+  s: Settings,
+  dataDir: string,
+): Promise<{ rows: Row[]; run: Record<string, unknown> }> {
+  const entities = capacityScale(s);
+  const srv = await startServer({ dataDir, env: serviceEnv(), timeoutMs: 1_800_000 });
+  try {
+    const readyMs = (await waitFor200(srv.child, "/health/ready", 1_800_000)) - srv.child.spawnedAt;
+    const settleMs = await waitUntilQuiet(srv.child.proc.pid, undefined, undefined, settleLimitMs());
+    say(
+      `  ${dataDir}: ready in ${(readyMs / 1000).toFixed(1)} s, quiet ${(settleMs / 1000).toFixed(0)} s later`,
+    );
+    const { get, typeQ, near } = await settledReads(srv.child.url, s, entities);
+    const scenario = `capacity ${entities}, kept DATA_DIR`;
+    const rows = [
+      below(scenario, "GET by id p99", get.latencyMs.p99, "ms", 50, `${Math.round(get.okPerSec)} req/s`),
+      below(scenario, "type+q p99", typeQ[1], "ms", 100, `p50 ${typeQ[0].toFixed(1)} ms, 50 sequential`),
+      below(scenario, "near 500 m p99", near[1], "ms", 100, `p50 ${near[0].toFixed(1)} ms, 50 sequential`),
+    ];
+    return { rows, run: { entities, dataDir, readyMs, settleMs, reads: { get, typeQ, near } } };
+  } finally {
+    await stopChild(srv.child, 300_000);
+  }
+}
+
 /** Runs the capacity scenario; returns its rows and figures. */
 export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Record<string, unknown> }> {
+  const kept = process.env.BENCH_DATA_DIR;
+  if (kept) return readsOfKeptDir(s, kept);
   const entities = capacityScale(s);
   const env = serviceEnv();
   const dataDir = freshDataDir();
@@ -163,23 +216,8 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
     say(
       `  GET by id right after the fill p99 ${getBusy.latencyMs.p99} ms; settled after ${(settleMs / 1000).toFixed(0)} s`,
     );
-    const get = await getEntities(srv.child.url, s, total);
-    const typeQ = await sequential(50, (i) =>
-      timedGet(
-        srv.child.url,
-        `${NGSI}/entities?type=TrafficFlowObserved&q=${encodeURIComponent(`intensity>${1900 + (i % 50)};laneId==1`)}&limit=20`,
-      ),
-    );
-    const near = await sequential(50, (i) =>
-      timedGet(
-        srv.child.url,
-        `${NGSI}/entities?type=TrafficFlowObserved&georel=${encodeURIComponent("near;maxDistance==500")}&geometry=Point&coordinates=${encodeURIComponent(`[${(106.5 + (i % 40) * 0.01).toFixed(2)},10.77]`)}&limit=20`,
-      ),
-    );
+    const { get, typeQ, near } = await settledReads(srv.child.url, s, total);
     run.reads = { getBusy, settleMs, get, typeQ, near };
-    say(
-      `  GET by id p99 ${get.latencyMs.p99} ms; type+q p50/p99 ${typeQ.map((x) => x.toFixed(1)).join("/")} ms; near ${near.map((x) => x.toFixed(1)).join("/")} ms`,
-    );
 
     await stopChild(srv.child, 300_000);
     // from here the image of the indexes is written soon after a start, for the kill -9 below

@@ -147,7 +147,11 @@ export interface GraphStore {
     writes: GraphWrite[],
     onApplied?: (seq: number) => Promise<void> | undefined,
   ): Promise<number>;
-  /** N-Triples of each named graph, or null where the graph does not exist. */
+  /**
+   * N-Triples of each named graph, or null where the graph does not exist. Read straight from the store,
+   * not in line with the commits: every commit acknowledged before the call is seen, one still under way
+   * may or may not be.
+   */
   readGraphs(tenant: string, graphs: string[]): Promise<(string | null)[]>;
   /** SPARQL SELECT / ASK over one tenant's graphs, its internal ones included (the store's own queries). */
   select(tenant: string, sparql: string): Promise<SelectRow[]>;

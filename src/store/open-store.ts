@@ -20,6 +20,7 @@ import type {
   WorkerOptions,
 } from "./worker/protocol";
 import { encodeCommitRecord } from "./journal/record-codec";
+import { GraphReader } from "./native/graph-reader";
 import { RequestOutbox } from "./request-outbox";
 import { toAppError } from "./worker/wire-error";
 
@@ -101,8 +102,12 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
   let replayedGraphs: ReplayedGraphs | undefined;
   let closed = false;
 
+  // reads go straight to RocksDB from this thread, never behind the worker's commits (graph-reader.ts)
+  const reader = new GraphReader(path.join(opts.dataDir, "store"));
+
   const failAll = (message: string): void => {
     fatal ??= message;
+    void reader.close(); // a dead store's handles are let go, so that the folder can be opened again
     for (const p of pending.values()) p.reject(new AppError("InternalError", message));
     pending.clear();
   };
@@ -220,7 +225,9 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
       return seq;
     },
     async readGraphs(tenant, graphs) {
-      return (await call({ op: "read", tenant, graphs })).value as (string | null)[];
+      if (fatal) throw new AppError("InternalError", fatal);
+      if (closed) throw new AppError("ServiceUnavailable", "The store is closing");
+      return reader.read(tenant, graphs);
     },
     async select(tenant, sparql) {
       return (await call({ op: "select", tenant, sparql })).value as SelectRow[];
@@ -268,6 +275,8 @@ export async function openGraphStore(opts: OpenStoreOptions): Promise<GraphStore
     async close() {
       if (closed) return;
       try {
+        closed = true;
+        await reader.close();
         if (!fatal) await call({ op: "close" });
       } finally {
         closed = true;

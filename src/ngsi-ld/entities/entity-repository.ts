@@ -61,12 +61,20 @@ export class EntityRepository implements PipelineCommitter {
       if (hit !== undefined) byId.set(id, hit);
       else missing.push(id);
     }
-    const graphs = missing.length ? await this.store.readGraphs(tenant, missing) : [];
-    missing.forEach((id, i) => {
-      const t = graphs[i];
-      byId.set(id, t);
-      if (t !== null) this.cache.set(tenant, id, t);
-    });
+    if (missing.length) {
+      const ticket = this.cache.beginRead();
+      let graphs: (string | null)[] = [];
+      try {
+        graphs = await this.store.readGraphs(tenant, missing);
+      } finally {
+        this.cache.keepRead(
+          ticket,
+          tenant,
+          graphs.map((t, i) => [missing[i], t]),
+        );
+      }
+      missing.forEach((id, i) => byId.set(id, graphs[i]));
+    }
     return ids.map((id) => {
       const t = byId.get(id);
       return t ? this.codec.fromTriples(t, id, ctx) : undefined;

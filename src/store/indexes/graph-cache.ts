@@ -6,7 +6,7 @@ export const CACHE_NEW_GRAPHS_UP_TO = 16;
 
 /**
  * A bounded, least-recently-used cache of entity graphs as N-Triples text (docs/design.md "Indexes beside the
- * store, derived from it"). Reads that hit it skip the worker round trip. It holds the graphs that were
+ * store, derived from it"). Reads that hit it skip the store read. It holds the graphs that were
  * read (an update reads its entity first, so updated entities are in it too) and is kept current by the
  * change feed: a committed write replaces the text of a cached graph or removes it, so it never serves
  * stale data once the write is acknowledged. A small commit (at most {@link CACHE_NEW_GRAPHS_UP_TO} graphs:
@@ -16,10 +16,19 @@ export const CACHE_NEW_GRAPHS_UP_TO = 16;
  *
  * Bounded by characters of text (config `GRAPH_CACHE_BYTES`), not by entries, since a bound by entries held
  * far more heap than it seemed to (docs/decisions/0010-graph-cache.md).
+ *
+ * A read from the store and a commit of the same graph may cross: the read, taken before the commit was
+ * applied, can come back after its event. So a read's text is kept ({@link keepRead}) only if no commit wrote
+ * that graph since the read began ({@link beginRead}).
  */
 export class GraphCache {
   private readonly map = new Map<string, string>();
   private bytes = 0;
+  /** Commits seen so far. */
+  private epoch = 0;
+  private readsUnderWay = 0;
+  /** Graph -> the epoch of its last write, kept only while reads are under way. */
+  private readonly writtenAt = new Map<string, number>();
 
   /** @param capacityBytes total length of the cached texts, in characters */
   constructor(private readonly capacityBytes = DEFAULT_GRAPH_CACHE_BYTES) {}
@@ -35,7 +44,25 @@ export class GraphCache {
     return v;
   }
 
-  /** Remembers the triples of a graph read from the store. */
+  /** Starts a read from the store; its result goes to {@link keepRead} with the ticket returned. */
+  beginRead(): number {
+    this.readsUnderWay++;
+    return this.epoch;
+  }
+
+  /**
+   * Ends the read of `ticket` (also when it failed: then with no graphs): keeps each graph read unless a
+   * commit wrote it after the read began.
+   */
+  keepRead(ticket: number, tenant: string, graphs: [graph: string, triples: string | null][]): void {
+    for (const [graph, triples] of graphs) {
+      const written = this.writtenAt.get(tenant + "\u0000" + graph);
+      if (triples !== null && (written === undefined || written <= ticket)) this.set(tenant, graph, triples);
+    }
+    if (--this.readsUnderWay === 0) this.writtenAt.clear();
+  }
+
+  /** Remembers the triples of a graph as they are now in the store. */
   set(tenant: string, graph: string, triples: string): void {
     const key = tenant + "\u0000" + graph;
     this.forget(key);
@@ -55,8 +82,10 @@ export class GraphCache {
    */
   apply(event: CommitEvent): void {
     const addNew = event.writes.length <= CACHE_NEW_GRAPHS_UP_TO;
+    this.epoch++;
     for (const w of event.writes) {
       const key = event.tenant + "\u0000" + w.graph;
+      if (this.readsUnderWay > 0) this.writtenAt.set(key, this.epoch);
       if (w.triples === null) this.forget(key);
       else if (addNew || this.map.has(key)) this.set(event.tenant, w.graph, w.triples);
     }

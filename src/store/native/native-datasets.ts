@@ -49,7 +49,6 @@ export class NativeDatasets {
   private delta = 0;
   private countsPending = 0;
   private empty: NativeStore | undefined;
-  private readonly reading = new Set<Promise<unknown>>();
 
   /** `storeDir`: `<dataDir>/store`. Opens the stores of every tenant that has folders there. */
   constructor(private readonly storeDir: string) {
@@ -122,34 +121,6 @@ export class NativeDatasets {
         throw new AppError("BadRequestData", `The store could not load a graph: ${nativeMessage(e)}`);
       throw e;
     }
-  }
-
-  /**
-   * The N-Triples of each graph (null where it does not exist), read on libuv's thread pool over the
-   * state at the call: every write applied before it is seen, and the caller goes on applying others.
-   * {@link close} waits for reads under way.
-   */
-  readGraphsAsync(tenant: string, graphs: string[]): Promise<(string | null)[]> {
-    const stores = this.stores.get(tenant);
-    if (!stores) return Promise.resolve(graphs.map(() => null));
-    const internal = graphs.filter(isInternalGraph);
-    const outside = graphs.filter((g) => !isInternalGraph(g));
-    const read = Promise.all([
-      internal.length ? stores.internal.readGraphsAsync(internal) : [],
-      outside.length ? stores.public.readGraphsAsync(outside) : [],
-    ]).then(([ins, outs]) => {
-      let i = 0;
-      let o = 0;
-      return graphs.map((g) => (isInternalGraph(g) ? ins[i++] : outs[o++]));
-    });
-    const tracked = read.finally(() => this.reading.delete(tracked));
-    this.reading.add(tracked);
-    return tracked;
-  }
-
-  /** Resolves once no read of {@link readGraphsAsync} is under way. */
-  async readsDone(): Promise<void> {
-    while (this.reading.size) await Promise.allSettled([...this.reading]);
   }
 
   /**

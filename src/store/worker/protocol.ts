@@ -14,7 +14,6 @@ export type StoreRequest =
       /** Ask for an {@link AppliedNotice} once the write is applied, before its journal record is durable. */
       notifyApplied?: boolean;
     }
-  | { id: number; op: "read"; tenant: string; graphs: string[] }
   | { id: number; op: "select"; tenant: string; sparql: string }
   | { id: number; op: "tenants" }
   | { id: number; op: "stats" }

@@ -28,7 +28,8 @@ import { DiskGauge } from "../native/disk-gauge";
  * the journal and the checkpoints (docs/decisions/0019-native-store.md). A commit is applied to the stores
  * (one transaction per store, or refused with nothing applied), then its record is appended to the
  * journal (group commit), and it is acknowledged only after the record is on disk (O_DSYNC write).
- * Requests run in arrival order; reads see every commit applied before them.
+ * Requests run in arrival order; graph reads do not come here (the main thread reads RocksDB itself,
+ * native/graph-reader.ts).
  */
 const port = parentPort;
 if (!port) throw new Error("store-worker must run in a worker thread");
@@ -186,9 +187,6 @@ function handle(req: StoreRequest): Promise<void> | void {
   switch (req.op) {
     case "commit":
       return commit(req.id, req.record, req.notifyApplied);
-    case "read":
-      // off this thread: the next requests (commits too) run while RocksDB reads
-      return reply(req.id, datasets.readGraphsAsync(req.tenant, req.graphs));
     case "select":
       return send({ id: req.id, ok: true, value: datasets.select(req.tenant, req.sparql) });
     case "tenants":
@@ -220,7 +218,6 @@ function handle(req: StoreRequest): Promise<void> | void {
         req.id,
         (async () => {
           await compactor.idle();
-          await datasets.readsDone();
           await journal.close();
           // every commit is applied and journaled: the next start replays nothing (unless a failed write
           // left the stores to be rebuilt)

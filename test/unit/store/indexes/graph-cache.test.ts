@@ -51,4 +51,27 @@ describe("GraphCache (bounded by bytes, GRAPH_CACHE_BYTES)", () => {
     expect(cache.size).to.equal(2);
     expect(cache.cachedBytes).to.equal(50);
   });
+
+  it("keeps no read that a commit of the same graph crossed, and keeps the others", () => {
+    const cache = new GraphCache(100_000);
+    const ticket = cache.beginRead();
+    // read of "a" and "b" under way; a bulk commit (no graph added) writes "a" before the read comes back
+    const bulk = Array.from({ length: CACHE_NEW_GRAPHS_UP_TO + 1 }, (_, i) => ({
+      graph: i === 0 ? "a" : `bulk${i}`,
+      triples: text(5, "n"),
+    }));
+    cache.apply({ seq: 1, tenant: "", writes: bulk });
+    cache.keepRead(ticket, "", [
+      ["a", text(5, "o")],
+      ["b", text(7)],
+      ["gone", null],
+    ]);
+    expect(cache.get("", "a")).to.equal(undefined); // the old text is not kept
+    expect(cache.get("", "b")).to.equal(text(7));
+    expect(cache.size).to.equal(1);
+    // a read that began after the commit keeps what it read
+    const later = cache.beginRead();
+    cache.keepRead(later, "", [["a", text(5, "n")]]);
+    expect(cache.get("", "a")).to.equal(text(5, "n"));
+  });
 });
