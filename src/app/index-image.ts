@@ -14,31 +14,34 @@ export interface ImagedIndexes {
 
 /**
  * Writes the image of the indexes (store/indexes/index-image.ts) as `name` (default: the one the next start
- * reads), `seq` being the last commit they applied; true if written. Nothing is written when the service
- * runs without a build stamp or the indexes disagree on the entities they hold; a start then reads every
- * graph.
+ * reads), `seq` being the last commit they applied; true if written. The indexes are read before the promise
+ * is returned (the main thread is held that long: bench/index-image.ts), the file written after. Nothing is
+ * written when the service runs without a build stamp or the indexes disagree on the entities they hold; a
+ * start then reads every graph.
  */
-export function saveIndexImage(
+export async function saveIndexImage(
   dataDir: string,
   seq: number,
   idx: ImagedIndexes,
   log: Logger,
   name?: string,
-): boolean {
+): Promise<boolean> {
   const build = buildStamp();
   if (build === undefined) return false;
   const t0 = Date.now();
   const entities = idx.index.imageParts();
   const numbers = new Map(entities.map((p) => [p.tenant, new Map(p.ids.map((id, i) => [id, i]))]));
-  const numberOf = (tenant: string, id: string): number | undefined => numbers.get(tenant)?.get(id);
-  const attributes = idx.attributes.imageParts(numberOf);
-  const geo = idx.geo.imageParts(numberOf);
+  const numbersOf = (tenant: string): Map<string, number> | undefined => numbers.get(tenant);
+  const attributes = idx.attributes.imageParts(numbersOf);
+  const geo = idx.geo.imageParts(numbersOf);
   if (!attributes || !geo) {
     log.warn("index image not written: the attribute or geo index holds an entity the entity index has not");
     return false;
   }
-  const bytes = writeIndexImage(dataDir, { seq, build }, [entities, attributes, geo], name);
-  log.info("index image written", { seq, bytes, file: name, ms: Date.now() - t0 });
+  const written = writeIndexImage(dataDir, { seq, build }, [entities, attributes, geo], name);
+  const heldMs = Date.now() - t0;
+  const bytes = await written;
+  log.info("index image written", { seq, bytes, file: name, heldMs, ms: Date.now() - t0 });
   return true;
 }
 
@@ -58,7 +61,7 @@ export class ImageRefresher {
     private readonly store: Pick<GraphStore, "stats">,
     /** The seq the indexes have applied, or undefined while they are being filled. */
     private readonly indexedSeq: () => number | undefined,
-    private readonly save: () => void,
+    private readonly save: () => Promise<unknown> | void,
   ) {
     if (everyMs > 0) {
       this.timer = setInterval(() => void this.tick().catch(() => undefined), everyMs);
@@ -72,7 +75,7 @@ export class ImageRefresher {
     const seq = this.indexedSeq();
     const usable = this.written >= 0 && this.written >= durableSeq; // a crash start could load it
     if (seq === undefined || seq === this.written || usable) return;
-    this.save();
+    await this.save();
     this.written = seq;
   }
 

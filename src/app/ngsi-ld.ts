@@ -38,12 +38,12 @@ export interface NgsiLdCore {
    * At a clean stop, once the store is closed: writes the image of the entity, attribute and geo indexes
    * for the next start (app/index-image.ts), if they are filled.
    */
-  saveIndexImage(): void;
+  saveIndexImage(): Promise<void>;
   /**
    * Writes the image of the indexes as they are now as `name` in `DATA_DIR/indexes` (for a backup); the seq
    * of the last commit they applied, or undefined when they are not filled or it was not written.
    */
-  writeIndexImageAs(name: string): number | undefined;
+  writeIndexImageAs(name: string): Promise<number | undefined>;
 }
 
 /**
@@ -100,14 +100,25 @@ export async function buildNgsiLdCore(
       (e: unknown) => log.error("derived index fill failed", { error: String(e) }),
     );
   }
-  // the image of the indexes at `seq` as `name` (default: the one the next start reads); true if written
-  const writeImage = (name?: string): boolean =>
-    filled && saveIndexImage(config.store.dataDir, seq, imaged, log, name);
+  // The image of the indexes as `name` (default: the one the next start reads): the seq it holds, or
+  // undefined when none was written. One write at a time: two of one name would share a temp file.
+  let imageWrites: Promise<unknown> = Promise.resolve();
+  const writeImage = (name?: string): Promise<number | undefined> => {
+    const next = imageWrites.then(async () => {
+      const at = seq;
+      if (!filled) return undefined;
+      return (await saveIndexImage(config.store.dataDir, at, imaged, log, name)) ? at : undefined;
+    });
+    imageWrites = next.catch((e: unknown) =>
+      log.error("index image not written", { file: name, error: e instanceof Error ? e.message : String(e) }),
+    );
+    return next;
+  };
   const refresher = new ImageRefresher(
     config.store.indexImageEveryMs,
     store,
     () => (filled ? seq : undefined),
-    () => void writeImage(),
+    () => writeImage(),
   );
   const repo = new EntityRepository(store, index, fastEntityCodec, cache);
   const views = new EntityViewCache(repo, 5_000);
@@ -124,10 +135,10 @@ export async function buildNgsiLdCore(
     batch: new BatchService(repo),
     coreContext,
     indexesFilled: () => filled,
-    writeIndexImageAs: (name) => (writeImage(name) ? seq : undefined),
-    saveIndexImage: () => {
+    writeIndexImageAs: (name) => writeImage(name),
+    saveIndexImage: async () => {
       refresher.stop();
-      writeImage();
+      await writeImage().catch(() => undefined); // logged by writeImage
     },
   };
 }

@@ -193,7 +193,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       await live.close();
       await auth?.close();
       await storage.close();
-      core.saveIndexImage();
+      await core.saveIndexImage();
       await ops.close();
       log.info("citygraph stopped");
     })());

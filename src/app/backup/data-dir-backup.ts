@@ -36,7 +36,7 @@ export interface BackupIndexImage {
    * Writes the image of the indexes as they are now as `name` in `DATA_DIR/indexes`; the seq of the last
    * commit they applied, or undefined when none was written.
    */
-  writeAs(name: string): number | undefined;
+  writeAs(name: string): Promise<number | undefined>;
 }
 
 /** The name of the image a backup writes, in `DATA_DIR/indexes` (left out of the copy of DATA_DIR). */
@@ -73,7 +73,7 @@ export async function* backupArchive(
     seq = held.seq;
     try {
       // the indexes have applied no commit the store has not: the cut reaches the image's seq once extended
-      const imageSeq = image?.writeAs(BACKUP_IMAGE);
+      const imageSeq = await image?.writeAs(BACKUP_IMAGE);
       if (imageSeq !== undefined && imageSeq > seq) ({ seq, files } = await held.extend());
       log.info("backup started", { seq, imageSeq, ms: Date.now() - t0 });
       for (const f of files) yield* w.file(`store/${f}`, path.join(held.dir, f));

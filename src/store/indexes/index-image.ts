@@ -43,37 +43,39 @@ export function buildStamp(): string | undefined {
 }
 
 /**
- * Writes the image durably (temp file, fsync, rename): the header, then each of `frames`. Returns the bytes
- * written.
+ * Writes the image durably (temp file, fsync, rename): the header, then each of `frames`. Every frame is
+ * serialized before the first await, so the caller may change what they were taken from as soon as this
+ * returns its promise; the file is written and synced on libuv's threads. Resolves with the bytes written.
  */
-export function writeIndexImage(
+export async function writeIndexImage(
   dataDir: string,
   header: IndexImageHeader,
   frames: Iterable<unknown>,
   name = INDEX_IMAGE_FILE,
-): number {
-  const dir = path.join(dataDir, INDEX_IMAGE_DIR);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, name);
-  const tmp = `${file}.tmp`;
-  const fd = fs.openSync(tmp, "w");
+): Promise<number> {
+  const buffers: Buffer[] = [];
   let bytes = 0;
   const put = (value: unknown): void => {
     const body = serialize(value);
     const head = Buffer.allocUnsafe(4);
     head.writeUInt32LE(body.length);
-    fs.writeSync(fd, head);
-    fs.writeSync(fd, body);
+    buffers.push(head, body);
     bytes += 4 + body.length;
   };
+  put({ format: FORMAT, version: VERSION, ...header });
+  for (const f of frames) put(f);
+  const dir = path.join(dataDir, INDEX_IMAGE_DIR);
+  await fs.promises.mkdir(dir, { recursive: true });
+  const file = path.join(dir, name);
+  const tmp = `${file}.tmp`;
+  const fh = await fs.promises.open(tmp, "w");
   try {
-    put({ format: FORMAT, version: VERSION, ...header });
-    for (const f of frames) put(f);
-    fs.fsyncSync(fd);
+    for (const b of buffers) await fh.write(b);
+    await fh.sync();
   } finally {
-    fs.closeSync(fd);
+    await fh.close();
   }
-  fs.renameSync(tmp, file);
+  await fs.promises.rename(tmp, file);
   fsyncDir(dir);
   return bytes;
 }

@@ -12,7 +12,7 @@ function refresher(
     0,
     store,
     () => state.indexed,
-    () => saved.push(state.indexed ?? -1),
+    () => void saved.push(state.indexed ?? -1),
   );
 }
 

@@ -82,14 +82,15 @@ export class GeoIndex implements GraphScanConsumer {
   }
 
   /**
-   * Every tenant as an image part; `numberOf` gives an id's number in the entity index's image (undefined:
-   * the indexes disagree, and there is no image).
+   * Every tenant as an image part; `numbersOf` gives a tenant's numbers in the entity index's image (an id
+   * it lacks: the indexes disagree, and there is no image).
    */
   imageParts(
-    numberOf: (tenant: string, id: string) => number | undefined,
+    numbersOf: (tenant: string) => ReadonlyMap<string, number> | undefined,
   ): [string, GeoIndexImage][] | undefined {
     const out: [string, GeoIndexImage][] = [];
     for (const [tenant, t] of this.tenants) {
+      const numbers = numbersOf(tenant) ?? new Map<string, number>();
       const items = [...t.byEntity.values()].flat();
       const attributes = new RefTable<string>();
       const part: GeoIndexImage = {
@@ -101,7 +102,7 @@ export class GeoIndex implements GraphScanConsumer {
       };
       for (let i = 0; i < items.length; i++) {
         const item = items[i];
-        const n = numberOf(tenant, item.id);
+        const n = numbers.get(item.id);
         if (n === undefined) return undefined;
         part.entities[i] = n;
         part.attributeRefs[i] = attributes.ref(item.attribute, item.attribute);

@@ -99,36 +99,40 @@ export class TenantAttributeIndex {
   }
 
   /**
-   * This tenant as an image part; `numberOf` gives an id's number in the entity index's image (undefined:
-   * the indexes disagree, and there is no image).
+   * This tenant as an image part; `numbers` gives each id's number in the entity index's image (an id it
+   * lacks: the indexes disagree, and there is no image).
    */
-  image(numberOf: (id: string) => number | undefined): AttributeIndexImage | undefined {
+  image(numbers: ReadonlyMap<string, number>): AttributeIndexImage | undefined {
     const entities = new Int32Array(this.entities.size);
     const typeRefs = new Int32Array(this.entities.size);
     const lists = new RefTable<string[]>();
     const scopes: [number, string[]][] = [];
+    // forEach, not for-of over entries: no [key, value] array per entry (a million entities, ten attributes)
     let i = 0;
-    for (const [id, e] of this.entities) {
-      const n = numberOf(id);
-      if (n === undefined) return undefined;
-      entities[i] = n;
-      typeRefs[i++] = lists.ref(e.types.join("\n"), e.types);
-      if (e.scopes.length) scopes.push([n, e.scopes]);
-    }
-    const attrs: AttributeIndexImage["attrs"] = [];
-    for (const [iri, m] of this.attrs) {
-      const nums = new Int32Array(m.size);
-      const slots: (Slot | null)[] = [];
-      let k = 0;
-      for (const [id, slot] of m) {
-        const n = numberOf(id);
-        if (n === undefined) return undefined;
-        nums[k++] = n;
-        slots.push(slot === INEXACT ? null : slot);
+    let agree = true;
+    this.entities.forEach((e, id) => {
+      const n = numbers.get(id);
+      if (n === undefined) agree = false;
+      else {
+        entities[i] = n;
+        typeRefs[i++] = lists.ref(e.types.length === 1 ? e.types[0] : e.types.join("\n"), e.types);
+        if (e.scopes.length) scopes.push([n, e.scopes]);
       }
+    });
+    const attrs: AttributeIndexImage["attrs"] = [];
+    this.attrs.forEach((m, iri) => {
+      const nums = new Int32Array(m.size);
+      const slots = new Array<Slot | null>(m.size);
+      let k = 0;
+      m.forEach((slot, id) => {
+        const n = numbers.get(id);
+        if (n === undefined) agree = false;
+        nums[k] = n ?? -1;
+        slots[k++] = slot === INEXACT ? null : slot;
+      });
       attrs.push({ iri, entities: nums, slots });
-    }
-    return { entities, typeLists: lists.values, typeRefs, scopes, attrs };
+    });
+    return agree ? { entities, typeLists: lists.values, typeRefs, scopes, attrs } : undefined;
   }
 
   /** Fills this (empty) tenant from an image part; `ids` are the entity index image's ids. */
@@ -261,13 +265,16 @@ export class AttributeIndex implements GraphScanConsumer {
     return this.building;
   }
 
-  /** Every tenant as an image part ({@link TenantAttributeIndex.image}); undefined if one cannot be. */
+  /**
+   * Every tenant as an image part ({@link TenantAttributeIndex.image}), `numbersOf` giving a tenant's
+   * numbers in the entity index's image; undefined if one cannot be.
+   */
   imageParts(
-    numberOf: (tenant: string, id: string) => number | undefined,
+    numbersOf: (tenant: string) => ReadonlyMap<string, number> | undefined,
   ): [string, AttributeIndexImage][] | undefined {
     const out: [string, AttributeIndexImage][] = [];
     for (const [name, t] of this.tenants) {
-      const part = t.image((id) => numberOf(name, id));
+      const part = t.image(numbersOf(name) ?? new Map());
       if (!part) return undefined;
       out.push([name, part]);
     }

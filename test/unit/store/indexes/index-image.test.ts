@@ -10,9 +10,9 @@ describe("store/indexes: the index image file", () => {
   beforeEach(() => (dir = tempDir()));
   afterEach(() => removeDir(dir));
 
-  it("gives back the header and the frames as written, and takes the file away", () => {
+  it("gives back the header and the frames as written, and takes the file away", async () => {
     const frames = [{ a: [1, "x"] }, new Int32Array([3, 4]), [["t", { exact: true, instances: [[1]] }]]];
-    const bytes = writeIndexImage(dir, { seq: 42, build: "b1" }, frames);
+    const bytes = await writeIndexImage(dir, { seq: 42, build: "b1" }, frames);
     expect(fs.statSync(file()).size).to.equal(bytes);
     const image = takeIndexImage(dir);
     expect(fs.existsSync(file()), "taken").to.equal(false);
@@ -21,8 +21,8 @@ describe("store/indexes: the index image file", () => {
     expect(takeIndexImage(dir)).to.equal(undefined);
   });
 
-  it("reads no image from a file of another format, and removes it and a stop's temp file all the same", () => {
-    writeIndexImage(dir, { seq: 1, build: "b" }, []);
+  it("reads no image from a file of another format, and removes it and a stop's temp file all the same", async () => {
+    await writeIndexImage(dir, { seq: 1, build: "b" }, []);
     const buf = fs.readFileSync(file());
     fs.writeFileSync(file(), Buffer.concat([buf.subarray(0, 4), Buffer.alloc(buf.length - 4)]));
     fs.writeFileSync(`${file()}.tmp`, "half");
@@ -30,8 +30,8 @@ describe("store/indexes: the index image file", () => {
     expect(fs.readdirSync(path.join(dir, "indexes"))).to.deep.equal([]);
   });
 
-  it("throws on a frame cut short (a damaged file), once it is read", () => {
-    writeIndexImage(dir, { seq: 1, build: "b" }, [{ big: "x".repeat(1000) }]);
+  it("throws on a frame cut short (a damaged file), once it is read", async () => {
+    await writeIndexImage(dir, { seq: 1, build: "b" }, [{ big: "x".repeat(1000) }]);
     fs.truncateSync(file(), fs.statSync(file()).size - 10);
     const image = takeIndexImage(dir);
     expect(image?.header.seq).to.equal(1);
