@@ -122,13 +122,13 @@ export class TenantAttributeIndex {
     const attrs: AttributeIndexImage["attrs"] = [];
     this.attrs.forEach((m, iri) => {
       const nums = new Int32Array(m.size);
-      const slots = new Array<Slot | null>(m.size);
+      const slots: (Slot | null)[] = []; // grown by push: packed, which v8.serialize writes densely
       let k = 0;
       m.forEach((slot, id) => {
         const n = numbers.get(id);
         if (n === undefined) agree = false;
-        nums[k] = n ?? -1;
-        slots[k++] = slot === INEXACT ? null : slot;
+        nums[k++] = n ?? -1;
+        slots.push(slot === INEXACT ? null : slot);
       });
       attrs.push({ iri, entities: nums, slots });
     });
