@@ -25,6 +25,7 @@ export async function saveIndexImage(
   idx: ImagedIndexes,
   log: Logger,
   name?: string,
+  blocking = false,
 ): Promise<boolean> {
   const build = buildStamp();
   if (build === undefined) return false;
@@ -38,7 +39,7 @@ export async function saveIndexImage(
     log.warn("index image not written: the attribute or geo index holds an entity the entity index has not");
     return false;
   }
-  const written = writeIndexImage(dataDir, { seq, build }, [entities, attributes, geo], name);
+  const written = writeIndexImage(dataDir, { seq, build }, [entities, attributes, geo], name, blocking);
   const heldMs = Date.now() - t0;
   const bytes = await written;
   log.info("index image written", { seq, bytes, file: name, heldMs, ms: Date.now() - t0 });

@@ -102,12 +102,13 @@ export async function buildNgsiLdCore(
   }
   // The image of the indexes as `name` (default: the one the next start reads): the seq it holds, or
   // undefined when none was written. One write at a time: two of one name would share a temp file.
+  // `blocking` at a clean stop: main.ts's deadline timer must not fire in the middle of it.
   let imageWrites: Promise<unknown> = Promise.resolve();
-  const writeImage = (name?: string): Promise<number | undefined> => {
+  const writeImage = (name?: string, blocking = false): Promise<number | undefined> => {
     const next = imageWrites.then(async () => {
       const at = seq;
       if (!filled) return undefined;
-      return (await saveIndexImage(config.store.dataDir, at, imaged, log, name)) ? at : undefined;
+      return (await saveIndexImage(config.store.dataDir, at, imaged, log, name, blocking)) ? at : undefined;
     });
     imageWrites = next.catch((e: unknown) =>
       log.error("index image not written", { file: name, error: e instanceof Error ? e.message : String(e) }),
@@ -138,7 +139,7 @@ export async function buildNgsiLdCore(
     writeIndexImageAs: (name) => writeImage(name),
     saveIndexImage: async () => {
       refresher.stop();
-      await writeImage().catch(() => undefined); // logged by writeImage
+      await writeImage(undefined, true).catch(() => undefined); // logged by writeImage
     },
   };
 }

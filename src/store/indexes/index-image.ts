@@ -45,13 +45,15 @@ export function buildStamp(): string | undefined {
 /**
  * Writes the image durably (temp file, fsync, rename): the header, then each of `frames`. Every frame is
  * serialized before the first await, so the caller may change what they were taken from as soon as this
- * returns its promise; the file is written and synced on libuv's threads. Resolves with the bytes written.
+ * returns its promise; the file is written and synced on libuv's threads, or on this one when `blocking`
+ * (a clean stop, whose deadline timer must not cut the write short). Resolves with the bytes written.
  */
 export async function writeIndexImage(
   dataDir: string,
   header: IndexImageHeader,
   frames: Iterable<unknown>,
   name = INDEX_IMAGE_FILE,
+  blocking = false,
 ): Promise<number> {
   const buffers: Buffer[] = [];
   let bytes = 0;
@@ -65,17 +67,28 @@ export async function writeIndexImage(
   put({ format: FORMAT, version: VERSION, ...header });
   for (const f of frames) put(f);
   const dir = path.join(dataDir, INDEX_IMAGE_DIR);
-  await fs.promises.mkdir(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, name);
   const tmp = `${file}.tmp`;
-  const fh = await fs.promises.open(tmp, "w");
-  try {
-    for (const b of buffers) await fh.write(b);
-    await fh.sync();
-  } finally {
-    await fh.close();
+  if (blocking) {
+    const fd = fs.openSync(tmp, "w");
+    try {
+      for (const b of buffers) fs.writeSync(fd, b);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } else {
+    const fh = await fs.promises.open(tmp, "w");
+    try {
+      for (const b of buffers) await fh.write(b);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, file);
   }
-  await fs.promises.rename(tmp, file);
   fsyncDir(dir);
   return bytes;
 }
