@@ -212,7 +212,8 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
     );
 
     const getBusy = await getEntities(srv.child.url, s, total);
-    const settleMs = await waitUntilQuiet(srv.child.proc.pid, undefined, undefined, settleLimitMs());
+    const settleLimit = settleLimitMs();
+    const settleMs = await waitUntilQuiet(srv.child.proc.pid, undefined, undefined, settleLimit);
     say(
       `  GET by id right after the fill p99 ${getBusy.latencyMs.p99} ms; settled after ${(settleMs / 1000).toFixed(0)} s`,
     );
@@ -296,7 +297,7 @@ export async function benchCapacity(s: Settings): Promise<{ rows: Row[]; run: Re
         get.latencyMs.p99,
         "ms",
         50,
-        `${Math.round(get.okPerSec)} req/s, ${settleMs >= settleLimitMs() ? `not settled after ${settleLimitMs() / 1000} s` : "settled"}`,
+        `${Math.round(get.okPerSec)} req/s, ${settleMs >= settleLimit ? `not settled after ${settleLimit / 1000} s` : "settled"}`,
       ),
     );
     rows.push(

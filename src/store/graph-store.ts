@@ -171,8 +171,8 @@ export interface GraphStore {
   /** True if the worker answers and the journal is writable. */
   health(): Promise<{ ok: boolean; journalWritable: boolean; detail?: string }>;
   /**
-   * The entity graphs this start's journal replay wrote, given once: a second call gets undefined. Derived state saved at a seq the replay passed is brought up to date by
-   * reading just these graphs.
+   * The entity graphs this start's journal replay wrote, given once: a second call gets undefined. Derived
+   * state saved at a seq the replay passed is brought up to date by reading just these graphs.
    */
   takeReplayedGraphs(): ReplayedGraphs | undefined;
   /** Finishes in-flight commits, flushes the journal, stops the worker. */

@@ -115,7 +115,7 @@ export class TenantAttributeIndex {
       if (n === undefined) agree = false;
       else {
         entities[i] = n;
-        typeRefs[i++] = lists.ref(e.types.length === 1 ? e.types[0] : e.types.join("\n"), e.types);
+        typeRefs[i++] = lists.ref(e.types.join("\n"), e.types);
         if (e.scopes.length) scopes.push([n, e.scopes]);
       }
     });
