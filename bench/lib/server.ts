@@ -8,8 +8,13 @@ import { freePort, startChild, waitFor200, type Child } from "./child";
  * with a data directory of its own, no seed data and no live feed, warnings only in the log.
  */
 
-/** Compiled entry of the service. */
-export const MAIN_JS = path.resolve(__dirname, "..", "..", "src", "main.js");
+/**
+ * Compiled entry of the service: this build's, or another build's named by `BENCH_MAIN_JS` (to
+ * compare two commits' services under the same bench).
+ */
+export const MAIN_JS = process.env.BENCH_MAIN_JS
+  ? path.resolve(process.env.BENCH_MAIN_JS)
+  : path.resolve(__dirname, "..", "..", "src", "main.js");
 
 /** Lines that count as the service logging that it is ready. */
 export const READY_LOG = /listening/i;
