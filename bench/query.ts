@@ -2,7 +2,7 @@ import { stopChild } from "./lib/child";
 import { flags, withCpu } from "./lib/ceilings";
 import { constantRate, type ConstantRateResult } from "./lib/constant-rate";
 import type { CpuUse } from "./lib/cpu-share";
-import { settle } from "./lib/settle";
+import { QUIET_WINDOW_MS, settle } from "./lib/settle";
 import { batchUpsert, getLoad, NGSI } from "./lib/http-scenarios";
 import { runLoad, type LoadResult } from "./lib/load";
 import { makeQueryEntities } from "./lib/query-entities";
@@ -81,10 +81,10 @@ export async function benchQueries(s: Settings): Promise<{ rows: Row[]; run: Rec
     say(`\n[query] fill: ${batches} batches of ${s.batchSize} query entities (Vehicle / TrafficCamera)`);
     const fill = await batchUpsert(srv.child.url, s, 0, batches, makeQueryEntities);
     run.fill = fill;
-    const settled = await settle(pid);
+    const settled = await settle(pid, 0.1, 900);
     run.settle = settled;
     say(
-      `[query] service idle after the fill: waited ${settled.waitedS} s (last 2 s: ${settled.lastCores} cores)`,
+      `[query] service idle after the fill: waited ${settled.waitedS} s (last ${QUIET_WINDOW_MS / 1000} s: ${settled.lastCores} cores)`,
     );
 
     const check = await fetch(srv.child.url + TYPE_Q_PATH.replace("limit=20", "limit=0&count=true"));

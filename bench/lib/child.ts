@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { processTicks } from "./cpu-share";
+import { QUIET_WINDOW_MS } from "./settle";
 
 /**
  * A service under test running as a child process: start, wait for readiness, read its memory,
@@ -109,13 +110,13 @@ export function rssBytes(pid: number | undefined): number | undefined {
 }
 
 /**
- * Waits until the process uses less than `cores` over `windowMs` (its background work done), at most
- * `timeoutMs`; resolves with the ms waited.
+ * Waits until the process uses less than `cores` over `windowMs` (its background work done; the default
+ * window: settle.ts), at most `timeoutMs`; resolves with the ms waited.
  */
 export async function waitUntilQuiet(
   pid: number | undefined,
   cores = 0.15,
-  windowMs = 3000,
+  windowMs = QUIET_WINDOW_MS,
   timeoutMs = 900_000,
 ): Promise<number> {
   const t0 = performance.now();
