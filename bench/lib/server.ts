@@ -44,7 +44,8 @@ export interface StartedServer {
 
 /**
  * Extra Node arguments for every service the benches start, from `BENCH_SERVER_ARGS` (space-separated,
- * e.g. `--trace-gc`); with `BENCH_SERVER_LOG=<file>` the service's output is appended to that file.
+ * e.g. `--trace-gc`); with `BENCH_SERVER_LOG=<file>` the service's output is appended to that file, at
+ * `BENCH_SERVER_LOG_LEVEL` (default `warn`) unless a scenario sets its own.
  */
 function serverNodeArgs(): string[] {
   // the V8 heap limit `npm start` gives the service (docs/configuration.md HEAP_MB)
@@ -66,7 +67,7 @@ export async function startServer(o: ServerOptions): Promise<StartedServer> {
       DATA_DIR: o.dataDir,
       SEED: "off",
       FEED: "off",
-      LOG_LEVEL: o.logLevel ?? "warn",
+      LOG_LEVEL: o.logLevel ?? process.env.BENCH_SERVER_LOG_LEVEL ?? "warn",
       AUTH: "off",
       // the benches' receivers (webhooks, notification endpoints, context sources) listen on loopback
       OUTBOUND_ALLOW_LOOPBACK: "on",

@@ -14,6 +14,7 @@
  * | BENCH_ONLY | (all) | `query`: only the entity-query scenarios; `broker`: only the broker scenarios |
  * | BENCH_SERVER_ARGS | (none) | Node arguments for the service under test, e.g. `--trace-gc` (bench/lib/server.ts) |
  * | BENCH_SERVER_LOG | (none) | file the service's output is appended to (bench/lib/server.ts) |
+ * | BENCH_SERVER_LOG_LEVEL | warn | the service's LOG_LEVEL, unless a scenario sets its own |
  */
 export interface Settings {
   seconds: number;

@@ -132,6 +132,7 @@ export class SegmentSealer {
   private async sealReady(force: boolean, now: number, deadline: number): Promise<number> {
     const sliceMs = this.opts.sliceMs ?? SLICE_MS;
     const pastDeadline = () => Date.now() >= Math.min(deadline, this.closingBy);
+    const startedAt = Date.now();
     let ready: DirtySegment[] = [];
     let written = 0;
     let looked = 0;
@@ -158,6 +159,12 @@ export class SegmentSealer {
       }
     }
     if (ready.length > 0 && !pastDeadline()) written += (await this.commitOrLog(ready)) ?? 0;
+    if (written > 0)
+      this.opts.log?.("info", "history segments sealed", {
+        segments: written,
+        ms: Math.round(Date.now() - startedAt),
+        dirty: this.index.ledger.size,
+      });
     return written;
   }
 
