@@ -36,7 +36,7 @@ export const DEFAULT_TEMPORAL_SEAL_INTERVAL_MS = 10_000;
 /** `TEMPORAL_SEAL_MAX_DEFER_MS`. */
 export const DEFAULT_TEMPORAL_SEAL_MAX_DEFER_MS = 60_000;
 /** `GRAPH_CACHE_BYTES`, characters of N-Triples. */
-export const DEFAULT_GRAPH_CACHE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_GRAPH_CACHE_BYTES = 512 * 1024 * 1024;
 
 /** The service configuration, read from the environment once at start. */
 export interface Config {
@@ -254,8 +254,8 @@ export interface DemoConfig {
 export interface TuningConfig {
   /**
    * Size of the main thread's graph cache, in characters of entity N-Triples (reads that hit it skip the
-   * store worker). Env `GRAPH_CACHE_BYTES`, default 64 Mi characters: how many entities and how much heap
-   * that is, and why not less, in docs/decisions/0010-graph-cache.md.
+   * store). Env `GRAPH_CACHE_BYTES`, default 512 Mi characters: how many entities and how much heap that
+   * is, and why so much, in docs/decisions/0010-graph-cache.md.
    */
   graphCacheBytes: number;
   /**
