@@ -8,7 +8,7 @@ import { instancesQuery, WEEK_ATTRS, weekOfCamera } from "../test/integration/he
  * `npm run bench` part: every observation from SPARQL (docs/sparql.md "Every observation"). A week of one
  * camera every minute (speed and intensity, 20,160 instances) is written through the temporal API and
  * sealed; then the week-of-one-camera query of the docs runs BENCH_INSTANCES_SAMPLES times (default 50):
- * the first answer (the replica builds the instance graph), p50 / p95 of the next (target p95 < 500 ms),
+ * the first answer (which builds the instance graph), p50 / p95 of the next (target p95 < 500 ms),
  * and the service's RSS before and after the instance graph is built.
  */
 

@@ -122,7 +122,7 @@ function sourced(
   });
 }
 
-/** The gauges of state the service keeps: store fill, queues, history, replicas, backfill, readiness. */
+/** The gauges of state the service keeps: store fill, queues, history, backfill, readiness. */
 function scrapeGauges(registry: Registry, sources: MetricSources[]): void {
   const each = async <K extends keyof MetricSources>(
     key: K,

@@ -8,7 +8,7 @@ interface Slots {
 
 /**
  * Queries running at once per principal (SPARQL_MAX_PER_PRINCIPAL), with a short queue behind them
- * (SPARQL_QUEUE_PER_PRINCIPAL): one client's heavy queries cannot hold every replica while others wait.
+ * (SPARQL_QUEUE_PER_PRINCIPAL): one client's heavy queries cannot hold every SPARQL thread while others wait.
  * Past the queue the answer is at once a 503 with Retry-After.
  */
 export class PrincipalSlots {

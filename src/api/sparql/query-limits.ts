@@ -24,8 +24,9 @@ export const DEFAULT_SPARQL_LOGICAL = 256;
 
 /**
  * Throws 400 if a SPARQL text is longer, deeper or holds more logical operators than `limits`: such texts
- * made the replica's parser run out of memory ("memory access out of bounds") and reload. One pass, no
- * recursion; strings, IRIs and comments are skipped so that their characters never count.
+ * ran the WebAssembly parser out of memory, and Oxigraph's parser recurses on nesting, so a deep one would
+ * overflow its thread's stack. One pass, no recursion; strings, IRIs and comments are skipped so that
+ * their characters never count.
  */
 export function checkSparqlText(text: string, limits: SparqlTextLimits): void {
   const refuse = (why: string) => badRequest(`The SPARQL query is refused: ${why}`, { parameter: "query" });

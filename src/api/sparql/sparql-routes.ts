@@ -66,7 +66,7 @@ export function registerSparqlRoutes(
     });
     const form = queryFormOf(sparql);
     if (form === "UPDATE") throw updateRefused();
-    // no query form: refused here, without waiting for the replica the parser would run on
+    // no query form: refused here, before the store parses it
     if (form === "UNKNOWN") {
       throw badRequest("SPARQL query refused: it must be a SELECT, ASK, CONSTRUCT or DESCRIBE query");
     }

@@ -34,7 +34,7 @@ function valueTerm(v: unknown): string {
  * N-Triples: per instance, subject its instanceId, `cgh:attribute`, `ngsi-ld:observedAt` (else
  * `ngsi-ld:modifiedAt`, an xsd:dateTime), its value (`ngsi-ld:hasValue` typed by the JSON value,
  * `ngsi-ld:hasObject` for a relationship), `unitCode`, `datasetId` and `deletedAt` for a deletion: three
- * to five triples, as each costs the replica's memory (docs/decisions/0013-instance-graphs.md). createdAt,
+ * to five triples, as each costs RocksDB keys and disk (docs/decisions/0013-instance-graphs.md). createdAt,
  * modifiedAt and sub-attributes stay in the segment's JSON. Returns the text and the number of triples.
  */
 export function segmentInstanceTriples(json: string, start: number): { text: string; triples: number } {
