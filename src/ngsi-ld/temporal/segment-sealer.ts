@@ -163,7 +163,6 @@ export class SegmentSealer {
       this.opts.log?.("info", "history segments sealed", {
         segments: written,
         ms: Math.round(Date.now() - startedAt),
-        dirty: this.index.ledger.size,
       });
     return written;
   }
